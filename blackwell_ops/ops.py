@@ -1,0 +1,144 @@
+"""Python side of the bw ops: documented wrappers, fake (meta) implementations and autograd.
+
+The schemas live in csrc/bw_ops.cpp (TORCH_LIBRARY(bw, ...)). Argument validation is done by the
+C++ implementation for real tensors; `_check_gemm_axpby` below repeats it for fake tensors (under
+torch.compile and FakeTensorMode no C++ kernel runs) with the same messages, and
+tests/test_errors.py checks that both raise the same exception with the same text.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+from torch import Tensor
+
+_SUPPORTED = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+_SUPPORTED_STR = "torch.float16, torch.bfloat16, torch.float32, torch.float64"
+_OP = "bw.gemm_axpby: "
+
+
+def gemm_axpby(a: Tensor, b: Tensor, c: Optional[Tensor] = None, alpha: float = 1.0,
+               beta: float = 0.0, out_dtype: Optional[torch.dtype] = None) -> Tensor:
+    """D = alpha * (a @ b) + beta * c, accumulated in fp32 (fp64 for fp64 inputs).
+
+    Args:
+        a: (M, K) or (L, M, K). float16, bfloat16, float32 or float64.
+        b: (K, N) or (L, K, N), same dtype and device as ``a``. A 2-D ``a`` or ``b`` is shared by
+            every batch of the other.
+        c: optional, the output's shape: (M, N), or (L, M, N) when ``a`` or ``b`` is 3-D. Any
+            of the four float dtypes. Not read when ``beta == 0`` (NaN/Inf in it do not
+            propagate, as in ``torch.addmm``).
+        alpha, beta: Python floats; the epilogue computes in fp32.
+        out_dtype: the output's dtype; defaults to ``c.dtype`` if ``c`` is given, else
+            ``a.dtype``.
+
+    Returns:
+        D, contiguous, (M, N) or (L, M, N). With K == 0 it is ``beta * c`` (or zeros).
+
+    On CUDA, a compiled CUTLASS kernel runs when one fits (sm_90a on compute capability 9.0,
+    sm_100a on 10.0; 16-bit inputs; 16-byte aligned pointers and strides). Otherwise a correct
+    cuBLAS composite runs and a one-time warning names the reason. Differentiable in a, b and c.
+    """
+    return torch.ops.bw.gemm_axpby.default(a, b, c, alpha, beta, out_dtype)
+
+
+def _check_gemm_axpby(a: Tensor, b: Tensor, c: Optional[Tensor], beta: float,
+                      out_dtype: Optional[torch.dtype]):
+    """Mirror of bw::ops::check_gemm_axpby (csrc/ops/gemm_axpby.cpp): (out shape, out dtype)."""
+    if a.dim() not in (2, 3):
+        raise ValueError(f"{_OP}a must be 2-D (M, K) or 3-D (L, M, K), got a.dim() = {a.dim()} "
+                         f"with shape {list(a.shape)}")
+    if b.dim() not in (2, 3):
+        raise ValueError(f"{_OP}b must be 2-D (K, N) or 3-D (L, K, N), got b.dim() = {b.dim()} "
+                         f"with shape {list(b.shape)}")
+    if b.device != a.device:
+        raise RuntimeError(f"{_OP}b must be on a's device {a.device}, got b.device = {b.device}")
+    if c is not None and c.device != a.device:
+        raise RuntimeError(f"{_OP}c must be on a's device {a.device}, got c.device = {c.device}")
+    if a.dtype not in _SUPPORTED:
+        raise ValueError(f"{_OP}a.dtype = {a.dtype} is not supported; expected one of "
+                         f"{_SUPPORTED_STR}")
+    if b.dtype != a.dtype:
+        raise ValueError(f"{_OP}b.dtype = {b.dtype} must equal a.dtype = {a.dtype}")
+    k = a.shape[-1]
+    if b.shape[-2] != k:
+        raise ValueError(f"{_OP}a and b disagree on K: a.shape[-1] = {k} but b.shape[-2] = "
+                         f"{b.shape[-2]} (a: {list(a.shape)}, b: {list(b.shape)})")
+    batched = a.dim() == 3 or b.dim() == 3
+    if a.dim() == 3 and b.dim() == 3 and a.shape[0] != b.shape[0]:
+        raise ValueError(f"{_OP}a and b disagree on the batch size L: a.shape[0] = {a.shape[0]} "
+                         f"but b.shape[0] = {b.shape[0]}")
+    m, n = a.shape[-2], b.shape[-1]
+    if batched:
+        l = a.shape[0] if a.dim() == 3 else b.shape[0]
+        shape = [l, m, n]
+    else:
+        shape = [m, n]
+    if out_dtype is not None and out_dtype not in _SUPPORTED:
+        raise ValueError(f"{_OP}out_dtype = {out_dtype} is not supported; expected None or one "
+                         f"of {_SUPPORTED_STR}")
+    if c is not None:
+        if c.dtype not in _SUPPORTED:
+            raise ValueError(f"{_OP}c.dtype = {c.dtype} is not supported; expected one of "
+                             f"{_SUPPORTED_STR}")
+        if list(c.shape) != shape:
+            raise ValueError(f"{_OP}c must have the output's shape {shape}"
+                             f"{' (L, M, N)' if batched else ' (M, N)'}, got c.shape = "
+                             f"{list(c.shape)}")
+    dtype = out_dtype if out_dtype is not None else (c.dtype if c is not None else a.dtype)
+    return shape, dtype
+
+
+@torch.library.register_fake("bw::gemm_axpby")
+def _gemm_axpby_fake(a, b, c=None, alpha=1.0, beta=0.0, out_dtype=None):
+    shape, dtype = _check_gemm_axpby(a, b, c, beta, out_dtype)
+    return a.new_empty(shape, dtype=dtype)  # contiguous, like the real output
+
+
+def _needs_grad(ctx):
+    # The dispatcher drops trailing arguments equal to their defaults (c=None, ...), so
+    # needs_input_grad can be shorter than the schema: pad it to (a, b, c).
+    return tuple(ctx.needs_input_grad) + (False,) * 3
+
+
+def _gemm_axpby_setup_context(ctx, inputs, output):
+    a, b, c, alpha, beta, _ = inputs
+    ctx.alpha, ctx.beta = alpha, beta
+    ctx.c_dtype = c.dtype if c is not None else None
+    need = _needs_grad(ctx)
+    saved_a = a if need[1] else None  # dB needs A
+    saved_b = b if need[0] else None  # dA needs B
+    ctx.a_meta = (a.dim(), a.dtype)
+    ctx.b_meta = (b.dim(), b.dtype)
+    ctx.save_for_backward(saved_a, saved_b)
+
+
+def _gemm_axpby_backward(ctx, grad):
+    # D = alpha * A @ B + beta * C  =>  dA = alpha * dD @ B^T, dB = alpha * A^T @ dD, dC = beta * dD
+    # The GEMMs run through bw.gemm_axpby on transposed views: no copies, every majorness.
+    a, b = ctx.saved_tensors
+    need = _needs_grad(ctx)
+    a_dim, a_dtype = ctx.a_meta
+    b_dim, b_dtype = ctx.b_meta
+    grad_a = grad_b = grad_c = None
+    if need[0]:
+        g = grad.to(b.dtype)
+        grad_a = gemm_axpby(g, b.mT, alpha=ctx.alpha, out_dtype=a_dtype)
+        if a_dim == 2 and grad_a.dim() == 3:  # a was shared by every batch
+            grad_a = grad_a.sum(0)
+    if need[1]:
+        g = grad.to(a.dtype)
+        if b_dim == 2 and g.dim() == 3:  # b was shared: sum_l A_l^T G_l as one GEMM over L*M
+            grad_b = gemm_axpby(a.reshape(-1, a.shape[-1]).mT, g.reshape(-1, g.shape[-1]),
+                                alpha=ctx.alpha, out_dtype=b_dtype)
+        else:
+            grad_b = gemm_axpby(a.mT, g, alpha=ctx.alpha, out_dtype=b_dtype)
+    if need[2]:
+        # beta == 0: c is not read, so its gradient is exactly zero (not 0 * dD, which is NaN
+        # where dD is infinite).
+        grad_c = (grad * ctx.beta if ctx.beta != 0 else torch.zeros_like(grad)).to(ctx.c_dtype)
+    return grad_a, grad_b, grad_c, None, None, None
+
+
+torch.library.register_autograd("bw::gemm_axpby", _gemm_axpby_backward,
+                                setup_context=_gemm_axpby_setup_context)

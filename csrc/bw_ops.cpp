@@ -1,0 +1,53 @@
+// The op binding: the only place that defines the bw ops' schemas, and their CPU implementation.
+// The CUDA implementation is in bw_ops_cuda.cpp (kernels) or, in a build without nvcc, below.
+#include <torch/extension.h>
+#include <torch/library.h>
+
+#include "ops/gemm_axpby.hpp"
+
+namespace bw::ops {
+
+at::Tensor gemm_axpby_cpu(const at::Tensor& a, const at::Tensor& b,
+                          const std::optional<at::Tensor>& c, double alpha, double beta,
+                          std::optional<at::ScalarType> out_dtype) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+  return gemm_axpby_composite(a, b, c, alpha, beta, s);
+}
+
+#ifndef BW_WITH_CUDA_KERNELS
+// Built without nvcc: CUDA tensors still get a correct result, through cuBLAS via ATen.
+at::Tensor gemm_axpby_cuda_without_kernels(const at::Tensor& a, const at::Tensor& b,
+                                           const std::optional<at::Tensor>& c, double alpha,
+                                           double beta, std::optional<at::ScalarType> out_dtype) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+  if (!is_degenerate(s)) {
+    warn_once("bw.gemm_axpby: this build of blackwell_ops has no CUDA kernels (nvcc was not "
+              "found when it was built); using the cuBLAS composite");
+  }
+  return gemm_axpby_composite(a, b, c, alpha, beta, s);
+}
+
+std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
+                               const std::optional<at::Tensor>& c, double alpha, double beta,
+                               std::optional<at::ScalarType> out_dtype) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+  if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
+  return "composite (cuBLAS): this build has no CUDA kernels";
+}
+#endif
+
+}  // namespace bw::ops
+
+TORCH_LIBRARY(bw, m) {
+  m.def(
+      "gemm_axpby(Tensor a, Tensor b, Tensor? c=None, float alpha=1.0, float beta=0.0, "
+      "ScalarType? out_dtype=None) -> Tensor");
+}
+
+TORCH_LIBRARY_IMPL(bw, CPU, m) { m.impl("gemm_axpby", &bw::ops::gemm_axpby_cpu); }
+
+#ifndef BW_WITH_CUDA_KERNELS
+TORCH_LIBRARY_IMPL(bw, CUDA, m) {
+  m.impl("gemm_axpby", &bw::ops::gemm_axpby_cuda_without_kernels);
+}
+#endif

@@ -1,0 +1,178 @@
+// The one CUTLASS 3.x GEMM template behind every generated kernel, for both arches.
+//
+// sm90 and sm100 kernels differ only in their ArchTag, schedules, tile/cluster shapes and, on
+// sm100, a run-time cluster shape: all of which are template arguments here. The per-arch headers
+// (sm90/gemm_sm90.cuh, sm100/gemm_sm100.cuh) add the compile-time arch guards and the schedule
+// vocabulary; the generator instantiates them, one kernel per .cu file.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <string>
+
+#include "cute/tensor.hpp"
+#include "cutlass/cutlass.h"
+#include "cutlass/epilogue/collective/collective_builder.hpp"
+#include "cutlass/gemm/collective/collective_builder.hpp"
+#include "cutlass/gemm/device/gemm_universal_adapter.h"
+#include "cutlass/gemm/dispatch_policy.hpp"
+#include "cutlass/gemm/kernel/gemm_universal.hpp"
+
+#include "gemm/epilogue.hpp"
+#include "gemm/registry.hpp"
+#include "gemm/types.hpp"
+
+namespace bw::gemm {
+
+template <Major M> struct LayoutATag;
+template <> struct LayoutATag<Major::K>  { using type = cutlass::layout::RowMajor; };
+template <> struct LayoutATag<Major::MN> { using type = cutlass::layout::ColumnMajor; };
+// CUTLASS's LayoutB describes the (K, N) matrix: ColumnMajor is K-major.
+template <Major M> struct LayoutBTag;
+template <> struct LayoutBTag<Major::K>  { using type = cutlass::layout::ColumnMajor; };
+template <> struct LayoutBTag<Major::MN> { using type = cutlass::layout::RowMajor; };
+
+// A CUTLASS (row, col, batch) stride with one static unit mode, filled from (ld, batch).
+template <class Stride>
+Stride make_stride_from(const Operand& op) {
+  using namespace cute;
+  Stride s{};
+  if constexpr (is_static_v<tuple_element_t<0, Stride>>) {
+    get<1>(s) = op.ld;
+  } else {
+    get<0>(s) = op.ld;
+  }
+  get<2>(s) = op.batch;
+  return s;
+}
+
+struct ClusterSpec {
+  int m, n;                      // 0 x 0: run-time cluster shape
+  int preferred_m, preferred_n;  // used when run-time
+};
+
+template <class ArchTag_,
+          class ElementAB_, class ElementCD_,
+          Major AMajor, Major BMajor,
+          class TileShape_, class ClusterShape_,
+          class MainloopSchedule_, class EpilogueSchedule_,
+          Epilogue Epi, int PreferredClusterM = 0, int PreferredClusterN = 0>
+struct CutlassGemm {
+  using ArchTag            = ArchTag_;
+  using ElementA           = ElementAB_;                       // A operand, (M, K)
+  using ElementB           = ElementAB_;                       // B operand, (K, N)
+  using ElementC           = ElementCD_;                       // C source of the epilogue
+  using ElementD           = ElementCD_;                       // D output
+  using ElementAccumulator = float;                            // fp32 accumulation, always
+  using ElementCompute     = float;                            // epilogue math in fp32
+  using LayoutA            = typename LayoutATag<AMajor>::type;
+  using LayoutB            = typename LayoutBTag<BMajor>::type;
+  using LayoutC            = cutlass::layout::RowMajor;        // D is allocated row-major
+  using LayoutD            = cutlass::layout::RowMajor;
+  static constexpr int AlignmentAB = 16 / sizeof(ElementAB_);  // 16-byte TMA granularity
+  static constexpr int AlignmentCD = 16 / sizeof(ElementCD_);
+  using TileShape          = TileShape_;
+  using ClusterShape       = ClusterShape_;
+  using EpilogueSelect     = epilogue::Select<Epi, ElementD, ElementC, ElementCompute>;
+  static constexpr bool kRuntimeCluster = !cute::is_static_v<ClusterShape_>;
+
+  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+      ArchTag, cutlass::arch::OpClassTensorOp,
+      TileShape, ClusterShape,
+      cutlass::epilogue::collective::EpilogueTileAuto,
+      ElementAccumulator, ElementCompute,
+      ElementC, LayoutC, AlignmentCD,
+      ElementD, LayoutD, AlignmentCD,
+      EpilogueSchedule_,
+      typename EpilogueSelect::Operation>::CollectiveOp;
+
+  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+      ArchTag, cutlass::arch::OpClassTensorOp,
+      ElementA, LayoutA, AlignmentAB,
+      ElementB, LayoutB, AlignmentAB,
+      ElementAccumulator,
+      TileShape, ClusterShape,
+      cutlass::gemm::collective::StageCountAutoCarveout<
+          static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>,
+      MainloopSchedule_>::CollectiveOp;
+
+  using GemmKernel = cutlass::gemm::kernel::GemmUniversal<
+      cute::Shape<int, int, int, int>,  // (M, N, K, L)
+      CollectiveMainloop, CollectiveEpilogue,
+      void>;                             // the arch's persistent default scheduler
+  using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;
+
+  static typename Gemm::Arguments make_arguments(const GemmArgs& g) {
+    using StrideA = typename GemmKernel::StrideA;
+    using StrideB = typename GemmKernel::StrideB;
+    using StrideC = typename GemmKernel::StrideC;
+    using StrideD = typename GemmKernel::StrideD;
+    cutlass::KernelHardwareInfo hw;
+    hw.device_id = g.device_id;
+    hw.sm_count = g.sm_count;
+    if constexpr (kRuntimeCluster) {
+      hw.cluster_shape = dim3(PreferredClusterM, PreferredClusterN, 1);
+      hw.cluster_shape_fallback = dim3(2, 1, 1);
+    }
+    // Without C, D's own pointer stands in for C: beta is 0, so the epilogue never reads it, and
+    // the TMA descriptor CUTLASS builds for C stays valid.
+    const Operand& c = g.has_c ? g.c : g.d;
+    typename Gemm::Arguments args{
+        cutlass::gemm::GemmUniversalMode::kGemm,
+        {static_cast<int>(g.m), static_cast<int>(g.n), static_cast<int>(g.k),
+         static_cast<int>(g.l)},
+        {static_cast<const ElementA*>(g.a.ptr), make_stride_from<StrideA>(g.a),
+         static_cast<const ElementB*>(g.b.ptr), make_stride_from<StrideB>(g.b)},
+        {{},
+         static_cast<const ElementC*>(c.ptr), make_stride_from<StrideC>(c),
+         static_cast<ElementD*>(const_cast<void*>(g.d.ptr)), make_stride_from<StrideD>(g.d)},
+        hw};
+    EpilogueSelect::set_arguments(args.epilogue.thread, g);
+    return args;
+  }
+
+  static Status can_implement(const GemmArgs& g) {
+    auto args = make_arguments(g);
+    cutlass::Status s = Gemm::can_implement(args);
+    if (s != cutlass::Status::kSuccess) {
+      return Status::error(std::string("CUTLASS can_implement: ") + cutlassGetStatusString(s));
+    }
+    return Status::success();
+  }
+
+  static size_t workspace_size(const GemmArgs& g) {
+    return Gemm::get_workspace_size(make_arguments(g));
+  }
+
+  static Status run(const GemmArgs& g, void* workspace, void* stream, bool launch) {
+    auto args = make_arguments(g);
+    Gemm gemm;
+    auto cuda_stream = static_cast<cudaStream_t>(stream);
+    cutlass::Status s = gemm.initialize(args, workspace, cuda_stream);
+    if (s != cutlass::Status::kSuccess) {
+      return Status::error(std::string("CUTLASS initialize: ") + cutlassGetStatusString(s));
+    }
+    if (!launch) return Status::success();
+    s = gemm.run(cuda_stream);
+    if (s != cutlass::Status::kSuccess) {
+      cudaError_t e = cudaGetLastError();
+      return Status::error(std::string("CUTLASS run: ") + cutlassGetStatusString(s) + " (" +
+                           cudaGetErrorString(e) + ")");
+    }
+    return Status::success();
+  }
+
+  static constexpr KernelOps ops() { return {&can_implement, &workspace_size, &run}; }
+};
+
+}  // namespace bw::gemm
+
+// Used by the generated kernel files: defines the kernel's registry entry and registers it when
+// the extension loads.
+#define BW_REGISTER_KERNEL(ident, KernelType, ...)                                   \
+  namespace bw::gemm::generated {                                                    \
+  static const ::bw::gemm::KernelEntry entry_##ident{::bw::gemm::KernelConfig{__VA_ARGS__}, \
+                                                     KernelType::ops()};             \
+  static const ::bw::gemm::Registrar registrar_##ident{&entry_##ident};              \
+  }

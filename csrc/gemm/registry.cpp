@@ -1,0 +1,72 @@
+#include "gemm/registry.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+namespace bw::gemm {
+
+namespace {
+std::vector<const KernelEntry*>& mutable_registry() {
+  static std::vector<const KernelEntry*> entries;
+  return entries;
+}
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace
+
+Registrar::Registrar(const KernelEntry* entry) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto& entries = mutable_registry();
+  auto pos = std::lower_bound(entries.begin(), entries.end(), entry,
+                              [](const KernelEntry* x, const KernelEntry* y) {
+                                return std::strcmp(x->config.name, y->config.name) < 0;
+                              });
+  entries.insert(pos, entry);
+}
+
+const std::vector<const KernelEntry*>& compiled_kernels() { return mutable_registry(); }
+
+const std::vector<KernelConfig>& kernel_table() {
+  static const std::vector<KernelConfig> table = {
+#define BW_KERNEL(...) KernelConfig{__VA_ARGS__},
+#include "gemm/generated/kernel_table.inc"
+#undef BW_KERNEL
+  };
+  return table;
+}
+
+const char* dtype_name(DType t) {
+  switch (t) {
+    case DType::F16: return "float16";
+    case DType::BF16: return "bfloat16";
+    case DType::F32: return "float32";
+    case DType::F64: return "float64";
+  }
+  return "?";
+}
+
+int dtype_bytes(DType t) {
+  switch (t) {
+    case DType::F16: case DType::BF16: return 2;
+    case DType::F32: return 4;
+    case DType::F64: return 8;
+  }
+  return 0;
+}
+
+const char* major_name(Major m) { return m == Major::K ? "K" : "MN"; }
+
+const char* schedule_name(Schedule s) {
+  switch (s) {
+    case Schedule::Sm90Cooperative: return "sm90_cooperative";
+    case Schedule::Sm90Pingpong: return "sm90_pingpong";
+    case Schedule::Sm100_1Sm: return "sm100_1sm";
+    case Schedule::Sm100_2Sm: return "sm100_2sm";
+  }
+  return "?";
+}
+
+}  // namespace bw::gemm

@@ -1,0 +1,89 @@
+// Torch-free vocabulary shared by the planner, the kernel registry and the kernels.
+//
+// Nothing here includes torch or CUDA headers: the planner and the registry compile in a
+// CPU-only build and are unit-tested there, and a later move of the op binding to the LibTorch
+// stable ABI only touches csrc/bw_ops*.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace bw::gemm {
+
+// Element types the kernels know. The op accepts more (fp32, fp64 through the fallback).
+enum class DType : uint8_t { F16, BF16, F32, F64 };
+
+// Which dimension of an operand has unit stride.
+//   A (M, K): K-major = row-major a (a.stride(-1) == 1), MN-major = column-major a.
+//   B (K, N): K-major = b.stride(-2) == 1 (b = W.T of a Linear layer), MN-major = row-major b.
+enum class Major : uint8_t { K, MN };
+
+// CUTLASS kernel schedules, one enumerator per (mainloop, epilogue) schedule pair.
+enum class Schedule : uint8_t {
+  Sm90Cooperative,   // KernelTmaWarpSpecializedCooperative + TmaWarpSpecializedCooperative
+  Sm90Pingpong,      // KernelTmaWarpSpecializedPingpong + TmaWarpSpecialized
+  Sm100_1Sm,         // KernelTmaWarpSpecialized1SmSm100 + TmaWarpSpecialized1Sm
+  Sm100_2Sm,         // KernelTmaWarpSpecialized2SmSm100 + TmaWarpSpecialized2Sm
+};
+
+// The epilogue tree (csrc/gemm/epilogue.hpp) a kernel was built with.
+enum class Epilogue : uint8_t {
+  Axpby,  // D = alpha * acc + beta * C, C skipped when beta == 0
+};
+
+// One kernel's compile-time configuration, as plain data. tools/generate_kernels.py writes one
+// of these per kernel (csrc/gemm/generated/kernel_table.inc) and the matching template
+// instantiation, so the planner can reason about kernels that were not compiled.
+struct KernelConfig {
+  const char* name;
+  int arch;             // 90 (sm_90a) or 100 (sm_100a)
+  DType ab;             // A and B element type
+  DType cd;             // C and D element type
+  Major a_major;
+  Major b_major;
+  int tile_m, tile_n, tile_k;
+  int cluster_m, cluster_n;                    // 0 x 0: sized at run time (sm100 only)
+  int preferred_cluster_m, preferred_cluster_n;  // run-time cluster shape when cluster is 0 x 0
+  Schedule schedule;
+  Epilogue epilogue;
+  const char* presets;  // space-separated kernel-set presets holding this kernel
+};
+
+// One problem, in the kernels' terms. Pointers and strides are in elements of the operand's
+// type; the batch stride may be 0 (an operand shared by every batch).
+struct Operand {
+  const void* ptr = nullptr;
+  int64_t ld = 0;      // stride of the non-unit-stride matrix dimension
+  int64_t batch = 0;   // stride between batches
+};
+
+struct GemmArgs {
+  int64_t m = 0, n = 0, k = 0, l = 1;
+  DType ab = DType::BF16;
+  DType c_dtype = DType::BF16;  // meaningful when has_c
+  DType d_dtype = DType::BF16;
+  Major a_major = Major::K;
+  Major b_major = Major::MN;
+  Operand a, b, c, d;  // c and d are row-major (N has unit stride)
+  bool has_c = false;  // false: C is not read (beta == 0 or no c)
+  float alpha = 1.f;
+  float beta = 0.f;
+  int device_id = 0;
+  int sm_count = 0;
+};
+
+// Result of a host-side kernel call.
+struct Status {
+  bool ok = true;
+  std::string message;
+  static Status success() { return {}; }
+  static Status error(std::string msg) { return {false, std::move(msg)}; }
+};
+
+const char* dtype_name(DType t);
+const char* major_name(Major m);
+const char* schedule_name(Schedule s);
+int dtype_bytes(DType t);
+
+}  // namespace bw::gemm

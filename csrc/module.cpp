@@ -1,0 +1,132 @@
+// Python module blackwell_ops._C: loading it registers the ops (TORCH_LIBRARY in bw_ops.cpp) and
+// the compiled kernels. The functions below serve `python -m blackwell_ops.info` and the planner
+// tests; models never call them.
+#include <torch/csrc/Dtype.h>
+#include <torch/extension.h>
+
+#include "gemm/heuristics.hpp"
+#include "gemm/registry.hpp"
+#include "ops/gemm_axpby.hpp"
+
+
+namespace {
+
+using namespace bw::gemm;
+
+py::dict config_dict(const KernelConfig& k) {
+  py::dict d;
+  d["name"] = k.name;
+  d["arch"] = k.arch;
+  d["ab"] = dtype_name(k.ab);
+  d["cd"] = dtype_name(k.cd);
+  d["a_major"] = major_name(k.a_major);
+  d["b_major"] = major_name(k.b_major);
+  d["tile"] = py::make_tuple(k.tile_m, k.tile_n, k.tile_k);
+  d["cluster"] = py::make_tuple(k.cluster_m, k.cluster_n);
+  d["preferred_cluster"] = py::make_tuple(k.preferred_cluster_m, k.preferred_cluster_n);
+  d["schedule"] = schedule_name(k.schedule);
+  d["presets"] = k.presets;
+  return d;
+}
+
+DType parse_dtype(const std::string& s) {
+  if (s == "float16") return DType::F16;
+  if (s == "bfloat16") return DType::BF16;
+  if (s == "float32") return DType::F32;
+  if (s == "float64") return DType::F64;
+  throw py::value_error("unknown dtype name '" + s + "'");
+}
+
+Major parse_major(const std::string& s) {
+  if (s == "K") return Major::K;
+  if (s == "MN") return Major::MN;
+  throw py::value_error("major must be 'K' or 'MN', got '" + s + "'");
+}
+
+// plan(problem, device_arch, table) -> (kernel name or None, reason).
+// problem: m, n, k, l, ab, d (dtype names), optional c (dtype name; absent = no c), a_major,
+// b_major, and optional per-operand {"ptr", "ld", "batch"} overrides; defaults describe
+// contiguous operands at 256-byte-aligned addresses. table: "compiled" or "all".
+py::tuple plan_py(py::dict problem, int device_arch, const std::string& table) {
+  GemmArgs g;
+  g.m = problem["m"].cast<int64_t>();
+  g.n = problem["n"].cast<int64_t>();
+  g.k = problem["k"].cast<int64_t>();
+  g.l = problem.contains("l") ? problem["l"].cast<int64_t>() : 1;
+  g.ab = parse_dtype(problem["ab"].cast<std::string>());
+  g.d_dtype = problem.contains("d") ? parse_dtype(problem["d"].cast<std::string>()) : g.ab;
+  g.has_c = problem.contains("c");
+  g.c_dtype = g.has_c ? parse_dtype(problem["c"].cast<std::string>()) : g.d_dtype;
+  g.a_major = parse_major(problem.contains("a_major") ? problem["a_major"].cast<std::string>() : "K");
+  g.b_major = parse_major(problem.contains("b_major") ? problem["b_major"].cast<std::string>() : "MN");
+  auto operand = [&](const char* key, int64_t rows, int64_t cols, bool row_major) {
+    Operand op;
+    op.ptr = reinterpret_cast<const void*>(uintptr_t{1} << 20);
+    op.ld = row_major ? cols : rows;
+    op.batch = rows * cols;
+    if (problem.contains(key)) {
+      py::dict o = problem[key].cast<py::dict>();
+      if (o.contains("ptr")) op.ptr = reinterpret_cast<const void*>(o["ptr"].cast<uintptr_t>());
+      if (o.contains("ld")) op.ld = o["ld"].cast<int64_t>();
+      if (o.contains("batch")) op.batch = o["batch"].cast<int64_t>();
+    }
+    return op;
+  };
+  g.a = operand("a_operand", g.m, g.k, g.a_major == Major::K);
+  g.b = operand("b_operand", g.k, g.n, g.b_major == Major::MN);
+  g.c = operand("c_operand", g.m, g.n, true);
+  g.d = operand("d_operand", g.m, g.n, true);
+
+  std::vector<const KernelConfig*> candidates;
+  if (table == "compiled") {
+    for (const KernelEntry* e : compiled_kernels()) candidates.push_back(&e->config);
+  } else if (table == "all") {
+    for (const KernelConfig& k : kernel_table()) candidates.push_back(&k);
+  } else {
+    throw py::value_error("table must be 'compiled' or 'all', got '" + table + "'");
+  }
+  Plan p = plan(g, device_arch, candidates);
+  if (p.index < 0) return py::make_tuple(py::none(), p.reason);
+  return py::make_tuple(std::string(candidates[p.index]->name), std::string());
+}
+
+std::string explain_py(const at::Tensor& a, const at::Tensor& b, py::object c, double alpha,
+                       double beta, py::object out_dtype) {
+  std::optional<at::Tensor> c_opt;
+  if (!c.is_none()) c_opt = c.cast<at::Tensor>();
+  std::optional<at::ScalarType> dt;
+  if (!out_dtype.is_none()) {
+    if (!THPDtype_Check(out_dtype.ptr())) throw py::type_error("out_dtype must be a torch.dtype");
+    dt = reinterpret_cast<THPDtype*>(out_dtype.ptr())->scalar_type;
+  }
+  return bw::ops::explain_gemm_axpby(a, b, c_opt, alpha, beta, dt);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.doc() = "blackwell_ops native module: registers torch.ops.bw.* and the compiled kernels";
+  m.def("build_info", [] {
+    py::dict d;
+#ifdef BW_WITH_CUDA_KERNELS
+    d["cuda_kernels"] = true;
+#else
+    d["cuda_kernels"] = false;
+#endif
+    return d;
+  });
+  m.def("compiled_kernels", [] {
+    py::list out;
+    for (const KernelEntry* e : compiled_kernels()) out.append(config_dict(e->config));
+    return out;
+  });
+  m.def("kernel_table", [] {
+    py::list out;
+    for (const KernelConfig& k : kernel_table()) out.append(config_dict(k));
+    return out;
+  });
+  m.def("explain", &explain_py, py::arg("a"), py::arg("b"), py::arg("c") = py::none(),
+        py::arg("alpha") = 1.0, py::arg("beta") = 0.0, py::arg("out_dtype") = py::none(),
+        "Which path torch.ops.bw.gemm_axpby takes for these arguments, and why.");
+  m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled");
+}

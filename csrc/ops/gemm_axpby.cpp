@@ -1,0 +1,158 @@
+#include "ops/gemm_axpby.hpp"
+
+#include <c10/util/Exception.h>
+
+#include <mutex>
+#include <sstream>
+#include <unordered_set>
+
+namespace bw::ops {
+
+namespace {
+
+bool is_supported_dtype(at::ScalarType t) {
+  return t == at::kHalf || t == at::kBFloat16 || t == at::kFloat || t == at::kDouble;
+}
+
+constexpr const char* kSupported = "torch.float16, torch.bfloat16, torch.float32, torch.float64";
+
+std::string shape_str(at::IntArrayRef sizes) {
+  std::ostringstream s;
+  s << "[";
+  for (size_t i = 0; i < sizes.size(); ++i) s << (i ? ", " : "") << sizes[i];
+  s << "]";
+  return s.str();
+}
+
+}  // namespace
+
+std::string dtype_str(at::ScalarType t) {
+  switch (t) {
+    case at::kHalf: return "torch.float16";
+    case at::kBFloat16: return "torch.bfloat16";
+    case at::kFloat: return "torch.float32";
+    case at::kDouble: return "torch.float64";
+    case at::kByte: return "torch.uint8";
+    case at::kChar: return "torch.int8";
+    case at::kShort: return "torch.int16";
+    case at::kInt: return "torch.int32";
+    case at::kLong: return "torch.int64";
+    case at::kBool: return "torch.bool";
+    case at::kComplexHalf: return "torch.complex32";
+    case at::kComplexFloat: return "torch.complex64";
+    case at::kComplexDouble: return "torch.complex128";
+    case at::kFloat8_e4m3fn: return "torch.float8_e4m3fn";
+    case at::kFloat8_e5m2: return "torch.float8_e5m2";
+    default: return std::string("torch.") + c10::toString(t);
+  }
+}
+
+GemmAxpbyShape check_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
+                                const std::optional<at::Tensor>& c, double beta,
+                                std::optional<at::ScalarType> out_dtype) {
+  constexpr const char* op = "bw.gemm_axpby: ";
+  TORCH_CHECK_VALUE(a.dim() == 2 || a.dim() == 3, op,
+                    "a must be 2-D (M, K) or 3-D (L, M, K), got a.dim() = ", a.dim(),
+                    " with shape ", shape_str(a.sizes()));
+  TORCH_CHECK_VALUE(b.dim() == 2 || b.dim() == 3, op,
+                    "b must be 2-D (K, N) or 3-D (L, K, N), got b.dim() = ", b.dim(),
+                    " with shape ", shape_str(b.sizes()));
+  TORCH_CHECK(b.device() == a.device(), op, "b must be on a's device ", a.device(),
+              ", got b.device = ", b.device());
+  if (c.has_value()) {
+    TORCH_CHECK(c->device() == a.device(), op, "c must be on a's device ", a.device(),
+                ", got c.device = ", c->device());
+  }
+  TORCH_CHECK_VALUE(is_supported_dtype(a.scalar_type()), op, "a.dtype = ",
+                    dtype_str(a.scalar_type()), " is not supported; expected one of ", kSupported);
+  TORCH_CHECK_VALUE(b.scalar_type() == a.scalar_type(), op, "b.dtype = ",
+                    dtype_str(b.scalar_type()), " must equal a.dtype = ",
+                    dtype_str(a.scalar_type()));
+  const int64_t k = a.size(-1);
+  TORCH_CHECK_VALUE(b.size(-2) == k, op, "a and b disagree on K: a.shape[-1] = ", k,
+                    " but b.shape[-2] = ", b.size(-2), " (a: ", shape_str(a.sizes()),
+                    ", b: ", shape_str(b.sizes()), ")");
+  const bool batched = a.dim() == 3 || b.dim() == 3;
+  if (a.dim() == 3 && b.dim() == 3) {
+    TORCH_CHECK_VALUE(a.size(0) == b.size(0), op,
+                      "a and b disagree on the batch size L: a.shape[0] = ", a.size(0),
+                      " but b.shape[0] = ", b.size(0));
+  }
+  GemmAxpbyShape s;
+  s.batched = batched;
+  s.l = a.dim() == 3 ? a.size(0) : (b.dim() == 3 ? b.size(0) : 1);
+  s.m = a.size(-2);
+  s.n = b.size(-1);
+  s.k = k;
+  if (out_dtype.has_value()) {
+    TORCH_CHECK_VALUE(is_supported_dtype(*out_dtype), op, "out_dtype = ", dtype_str(*out_dtype),
+                      " is not supported; expected None or one of ", kSupported);
+  }
+  if (c.has_value()) {
+    TORCH_CHECK_VALUE(is_supported_dtype(c->scalar_type()), op, "c.dtype = ",
+                      dtype_str(c->scalar_type()), " is not supported; expected one of ",
+                      kSupported);
+    auto expected = s.out_sizes();
+    TORCH_CHECK_VALUE(c->sizes() == at::IntArrayRef(expected), op,
+                      "c must have the output's shape ", shape_str(expected),
+                      (batched ? " (L, M, N)" : " (M, N)"), ", got c.shape = ",
+                      shape_str(c->sizes()));
+  }
+  s.out_dtype = out_dtype.value_or(c.has_value() ? c->scalar_type() : a.scalar_type());
+  s.reads_c = c.has_value() && beta != 0.0;
+  return s;
+}
+
+bool is_degenerate(const GemmAxpbyShape& s) {
+  return s.m == 0 || s.n == 0 || s.l == 0 || s.k == 0;
+}
+
+namespace {
+at::ScalarType acc_dtype(at::ScalarType in) { return in == at::kDouble ? at::kDouble : at::kFloat; }
+
+at::Tensor with_c(at::Tensor acc, const std::optional<at::Tensor>& c, double beta,
+                  const GemmAxpbyShape& s) {
+  if (s.reads_c) acc.add_(c->to(acc.scalar_type()), beta);
+  return acc.to(s.out_dtype).contiguous();
+}
+}  // namespace
+
+at::Tensor degenerate_result(const at::Tensor& a, const std::optional<at::Tensor>& c, double beta,
+                             const GemmAxpbyShape& s) {
+  // K == 0: the product is an empty sum, so D = beta * c (or zeros).
+  auto acc = at::zeros(s.out_sizes(), a.options().dtype(acc_dtype(a.scalar_type())));
+  return with_c(acc, c, beta, s);
+}
+
+at::Tensor gemm_axpby_composite(const at::Tensor& a, const at::Tensor& b,
+                                const std::optional<at::Tensor>& c, double alpha, double beta,
+                                const GemmAxpbyShape& s) {
+  if (is_degenerate(s)) return degenerate_result(a, c, beta, s);
+  const at::ScalarType in = a.scalar_type();
+  const at::ScalarType acc_t = acc_dtype(in);
+  at::Tensor acc;
+  if (a.is_cuda() && (in == at::kHalf || in == at::kBFloat16)) {
+    if (s.batched) {
+      acc = at::bmm(a.dim() == 3 ? a : a.expand({s.l, s.m, s.k}),
+                    b.dim() == 3 ? b : b.expand({s.l, s.k, s.n}), acc_t);
+    } else {
+      acc = at::mm(a, b, acc_t);
+    }
+  } else {
+    acc = at::matmul(a.to(acc_t), b.to(acc_t));
+  }
+  if (alpha != 1.0) acc.mul_(alpha);
+  return with_c(acc, c, beta, s);
+}
+
+void warn_once(const std::string& message) {
+  static std::mutex mutex;
+  static std::unordered_set<std::string> seen;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!seen.insert(message).second) return;
+  }
+  TORCH_WARN(message);
+}
+
+}  // namespace bw::ops

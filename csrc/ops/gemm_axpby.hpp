@@ -1,0 +1,52 @@
+// gemm_axpby pieces shared by the CPU and CUDA implementations: argument validation (the one
+// authority on what is a valid call; blackwell_ops/ops.py mirrors it for fake tensors and a test
+// keeps the two messages identical), degenerate sizes, and the ATen composite that is the CPU
+// implementation and the CUDA fallback.
+#pragma once
+
+#include <ATen/ATen.h>
+
+#include <optional>
+#include <string>
+
+namespace bw::ops {
+
+struct GemmAxpbyShape {
+  bool batched;  // output is (L, M, N) rather than (M, N)
+  int64_t l, m, n, k;
+  at::ScalarType out_dtype;
+  bool reads_c;  // c given and beta != 0
+  std::vector<int64_t> out_sizes() const {
+    return batched ? std::vector<int64_t>{l, m, n} : std::vector<int64_t>{m, n};
+  }
+};
+
+// Throws ValueError/RuntimeError naming the argument, its value and what was expected.
+GemmAxpbyShape check_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
+                                const std::optional<at::Tensor>& c, double beta,
+                                std::optional<at::ScalarType> out_dtype);
+
+// M, N, L or K is 0: the result without any product.
+bool is_degenerate(const GemmAxpbyShape& s);
+at::Tensor degenerate_result(const at::Tensor& a, const std::optional<at::Tensor>& c, double beta,
+                             const GemmAxpbyShape& s);
+
+// The reference composite: fp32 (fp64 for fp64 inputs) accumulation and epilogue, one rounding
+// to out_dtype, contiguous output. On CUDA, 16-bit inputs use cuBLAS with an fp32 output
+// (aten::mm.dtype / bmm.dtype) so no input is upcast.
+at::Tensor gemm_axpby_composite(const at::Tensor& a, const at::Tensor& b,
+                                const std::optional<at::Tensor>& c, double alpha, double beta,
+                                const GemmAxpbyShape& s);
+
+// Which path the op would take for these arguments: "kernel: <name>", "composite ...: <why>".
+std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
+                               const std::optional<at::Tensor>& c, double alpha, double beta,
+                               std::optional<at::ScalarType> out_dtype);
+
+// "torch.float16" etc., as Python prints a dtype.
+std::string dtype_str(at::ScalarType t);
+
+// Emits a Python UserWarning the first time a given message is seen in this process.
+void warn_once(const std::string& message);
+
+}  // namespace bw::ops

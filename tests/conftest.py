@@ -1,0 +1,20 @@
+import pytest
+import torch
+
+import blackwell_ops  # noqa: F401  (registers torch.ops.bw.*)
+
+HAS_CUDA = torch.cuda.is_available()
+
+
+def pytest_collection_modifyitems(config, items):
+    if HAS_CUDA:
+        return
+    skip = pytest.mark.skip(reason="needs a CUDA GPU: torch.cuda.is_available() is False here")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+def devices():
+    """cpu always; cuda as a gpu-marked parameter (skipped, visibly, without a GPU)."""
+    return ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]

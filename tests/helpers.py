@@ -1,0 +1,57 @@
+"""Reference, tolerances and input makers shared by the tests."""
+from __future__ import annotations
+
+import math
+
+import torch
+
+# Relative (Frobenius) error bounds against an fp64 reference, by output dtype: one rounding of
+# the output dominates (bf16 keeps 8 bits, fp16 11), fp32 accumulation adds ~1e-6.
+TOL = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 1e-5, torch.float64: 1e-12}
+
+
+def tolerance(in_dtype, out_dtype, device="cpu"):
+    tol = TOL[out_dtype]
+    if in_dtype == torch.float32 and device != "cpu":
+        tol = max(tol, 1e-4)  # cuBLAS fp32 may split K differently; tf32 stays off by default
+    return tol
+
+
+def reference(a, b, c=None, alpha=1.0, beta=0.0):
+    """alpha * a @ b + beta * c in fp64 on the CPU; c is not read when beta == 0."""
+    ref = alpha * torch.matmul(a.double().cpu(), b.double().cpu())
+    if c is not None and beta != 0:
+        ref = ref + beta * c.double().cpu()
+    return ref
+
+
+def rel_err(out, ref) -> float:
+    out = out.double().cpu()
+    num = (out - ref).norm().item()
+    den = ref.norm().item()
+    if den == 0:
+        return num
+    return num / den
+
+
+def assert_close(out, ref, tol, what=""):
+    assert torch.isfinite(out).all(), f"{what}: non-finite values in the output"
+    err = rel_err(out, ref)
+    assert err <= tol, f"{what}: relative error {err:.3e} > {tol:.1e}"
+
+
+def rand(shape, dtype, device, gen=None, transposed=False):
+    """Fresh N(0,1) data; transposed=True returns a view whose last two dims are swapped in
+    memory (column-major), with the logical shape asked for."""
+    if transposed:
+        shape = (*shape[:-2], shape[-1], shape[-2])
+    t = torch.randn(shape, dtype=torch.float32, device=device, generator=gen).to(dtype)
+    return t.mT if transposed else t
+
+
+def poison_next_alloc(shape, dtype, device):
+    """Fill a block the caching allocator will hand to the next allocation of this size with NaN,
+    so an output element the op never writes shows up as NaN."""
+    if device == "cuda":
+        p = torch.full(shape, math.nan, dtype=dtype, device=device)
+        del p

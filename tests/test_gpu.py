@@ -1,0 +1,199 @@
+"""On a CUDA GPU: every compiled kernel for this GPU against the fp64 reference, the fallback and
+its warning, CUDA graphs and streams. Marked gpu: skipped, with the reason, without a GPU."""
+import math
+import warnings
+
+import pytest
+import torch
+
+from blackwell_ops import _C, gemm_axpby
+from helpers import assert_close, poison_next_alloc, rand, reference, TOL
+
+pytestmark = pytest.mark.gpu
+
+DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
+
+
+def _arch():
+    major, minor = torch.cuda.get_device_capability()
+    return major * 10 + minor
+
+
+def _kernels_for_this_gpu():
+    if not torch.cuda.is_available():
+        return []
+    return [k for k in _C.compiled_kernels() if k["arch"] == _arch()]
+
+
+def _operands(k, m, n, kk, l=None, g=None, share=None):
+    """a, b laid out the way kernel config k expects; l: batch; share: 'a' or 'b' is 2-D."""
+    ab = DT[k["ab"]]
+    lead = () if l is None else (l,)
+    a_lead = () if share == "a" else lead
+    b_lead = () if share == "b" else lead
+    a = rand((*a_lead, m, kk), ab, "cuda", g, transposed=k["a_major"] == "MN")
+    b = rand((*b_lead, kk, n), ab, "cuda", g, transposed=k["b_major"] == "K")
+    return a, b
+
+
+SHAPES = [(128, 256, 64), (1, 8, 8), (8, 1, 8), (127, 129, 72), (300, 520, 1000),
+          (1024, 768, 2048)]
+
+
+def test_there_are_kernels_for_this_gpu():
+    if _arch() not in (90, 100):
+        pytest.skip(f"no kernels exist for compute capability {_arch()}")
+    assert _kernels_for_this_gpu(), "this build compiled no kernel for this GPU"
+
+
+@pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
+@pytest.mark.parametrize("mnk", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_kernel_vs_reference(kernel, mnk):
+    m, n, k = mnk
+    # Majorness decides which extents need 16-byte alignment; skip shapes the kernel cannot take.
+    cd = DT[kernel["cd"]]
+    g = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
+    a, b = _operands(kernel, m, n, k, g=g)
+    c = rand((m, n), cd, "cuda", g)
+    path = _C.explain(a, b, c, 1.0, 1.0, cd)
+    if not path.startswith("kernel"):
+        assert "not a multiple" in path, path  # the only legitimate reason here: alignment
+        pytest.skip(f"{mnk} breaks this layout's alignment: {path}")
+    assert path == f"kernel: {kernel['name']}", path
+    for alpha, beta, cc in [(1.0, 1.0, c), (1.0, 0.0, None), (-0.75, 1.5, c), (2.0, 0.0, c)]:
+        if cc is not None and beta == 0.0:
+            cc = torch.full_like(c, math.nan)  # beta == 0: never read
+        poison_next_alloc((m, n), cd, "cuda")
+        d = gemm_axpby(a, b, cc, alpha=alpha, beta=beta, out_dtype=cd)
+        torch.cuda.synchronize()
+        assert d.dtype == cd and d.shape == (m, n) and d.is_contiguous()
+        assert_close(d, reference(a, b, cc, alpha, beta), TOL[cd],
+                     f"{kernel['name']} {mnk} alpha={alpha} beta={beta}")
+
+
+@pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
+@pytest.mark.parametrize("share", [None, "a", "b"])
+def test_kernel_batched(kernel, share):
+    l, m, n, k = 3, 200, 136, 264
+    cd = DT[kernel["cd"]]
+    g = torch.Generator(device="cuda").manual_seed(11)
+    a, b = _operands(kernel, m, n, k, l=l, g=g, share=share)
+    c = rand((l, m, n), cd, "cuda", g)
+    path = _C.explain(a, b, c, 1.0, 1.0, cd)
+    assert path == f"kernel: {kernel['name']}", path
+    poison_next_alloc((l, m, n), cd, "cuda")
+    d = gemm_axpby(a, b, c, alpha=0.5, beta=-1.0, out_dtype=cd)
+    assert_close(d, reference(a, b, c, 0.5, -1.0), TOL[cd], f"{kernel['name']} share={share}")
+
+
+@pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
+def test_kernel_nan_inf_propagate_like_addmm(kernel):
+    cd = DT[kernel["cd"]]
+    g = torch.Generator(device="cuda").manual_seed(5)
+    a, b = _operands(kernel, 256, 256, 128, g=g)
+    a[3, 5] = math.nan
+    b[7, 9] = math.inf
+    d = gemm_axpby(a, b, out_dtype=cd).float()
+    e = torch.mm(a.float(), b.float())
+    assert torch.equal(torch.isnan(d), torch.isnan(e))
+    assert torch.equal(torch.isinf(d), torch.isinf(e))
+
+
+def test_fallback_is_correct_and_warns_once_with_reason():
+    g = torch.Generator(device="cuda").manual_seed(6)
+    a = rand((64, 100), torch.bfloat16, "cuda", g)  # K = 100: a's rows are not 16-byte aligned
+    b = rand((100, 72), torch.bfloat16, "cuda", g)
+    assert "not a multiple of 8" in _C.explain(a, b)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        d1 = gemm_axpby(a, b, alpha=2.0)
+        d2 = gemm_axpby(a, b, alpha=2.0)
+    msgs = [str(x.message) for x in w if "bw.gemm_axpby" in str(x.message)]
+    assert len(msgs) == 1 and "not a multiple of 8" in msgs[0] and "cuBLAS" in msgs[0], msgs
+    for d in (d1, d2):
+        assert_close(d, reference(a, b, None, 2.0), TOL[torch.bfloat16])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_fallback_dtypes(dtype):
+    g = torch.Generator(device="cuda").manual_seed(7)
+    a, b = rand((96, 64), dtype, "cuda", g), rand((64, 80), dtype, "cuda", g)
+    c = rand((96, 80), dtype, "cuda", g)
+    assert "no kernel takes" in _C.explain(a, b, c, 1.0, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = gemm_axpby(a, b, c, alpha=0.5, beta=2.0)
+    assert_close(d, reference(a, b, c, 0.5, 2.0), 1e-4 if dtype == torch.float32 else 1e-12)
+
+
+def test_fallback_storage_offset():
+    g = torch.Generator(device="cuda").manual_seed(8)
+    base = rand((1, 256 * 128 + 1), torch.float16, "cuda", g)
+    a = base[0, 1:].view(256, 128)  # 2-byte offset: the pointer is not 16-byte aligned
+    b = rand((128, 64), torch.float16, "cuda", g)
+    assert "16-byte aligned" in _C.explain(a, b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = gemm_axpby(a, b)
+    assert_close(d, reference(a, b), TOL[torch.float16])
+
+
+def test_no_sm100_kernel_routed_on_hopper():
+    if _arch() != 90:
+        pytest.skip("Hopper-only check")
+    a = torch.randn(512, 512, device="cuda", dtype=torch.bfloat16)
+    path = _C.explain(a, a)
+    assert path.startswith("kernel: sm90_"), path
+
+
+def test_cuda_graph_capture_and_replay():
+    g = torch.Generator(device="cuda").manual_seed(9)
+    a, b = rand((256, 512), torch.bfloat16, "cuda", g), rand((512, 384), torch.bfloat16, "cuda", g)
+    c = rand((256, 384), torch.bfloat16, "cuda", g)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        gemm_axpby(a, b, c, alpha=1.0, beta=1.0)  # warm-up outside capture
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = gemm_axpby(a, b, c, alpha=1.0, beta=1.0)
+    for seed in (1, 2):
+        g2 = torch.Generator(device="cuda").manual_seed(100 + seed)
+        a.copy_(rand(a.shape, a.dtype, "cuda", g2))
+        b.copy_(rand(b.shape, b.dtype, "cuda", g2))
+        c.copy_(rand(c.shape, c.dtype, "cuda", g2))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert_close(out, reference(a, b, c, 1.0, 1.0), TOL[torch.bfloat16], f"replay {seed}")
+
+
+def test_non_default_stream():
+    g = torch.Generator(device="cuda").manual_seed(10)
+    a, b = rand((1024, 1024), torch.bfloat16, "cuda", g), rand((1024, 1024), torch.bfloat16,
+                                                               "cuda", g)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        d = gemm_axpby(a, b, alpha=3.0)
+        d2 = d * 1.0  # work queued behind ours on the same stream
+    torch.cuda.current_stream().wait_stream(s)
+    assert_close(d2, reference(a, b, None, 3.0), TOL[torch.bfloat16])
+
+
+def test_no_host_sync():
+    a = torch.randn(512, 256, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(256, 384, device="cuda", dtype=torch.bfloat16)
+    gemm_axpby(a, b)  # first call: lazy init outside the check
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        gemm_axpby(a, b, alpha=2.0)
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+
+
+def test_opcheck_on_cuda_kernel_path():
+    a = torch.randn(128, 64, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16)
+    c = torch.randn(128, 256, device="cuda", dtype=torch.bfloat16)
+    torch.library.opcheck(torch.ops.bw.gemm_axpby.default, (a, b, c), {"beta": 1.0})

@@ -1,0 +1,101 @@
+"""The kernel set: generated files in sync with tools/generate_kernels.py, the build holding
+exactly its preset, and the SASS of the compiled kernels proving their features."""
+import importlib.util
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from blackwell_ops import _C
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import check_sass  # noqa: E402
+import generate_kernels  # noqa: E402
+
+try:
+    from blackwell_ops import _build_config as build
+except ImportError:  # pragma: no cover
+    build = None
+
+
+def test_generated_files_match_the_table():
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "generate_kernels.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_check_detects_a_stale_file(tmp_path, monkeypatch):
+    # The consistency check must be able to fail: point it at a copy with one file edited.
+    out = tmp_path / "generated"
+    out.mkdir()
+    for path, text in generate_kernels.expected_files().items():
+        (out / path.name).write_text(text)
+    victim = next(out.glob("sm90_*.cu"))
+    victim.write_text(victim.read_text() + "// edited\n")
+    (out / "stray.cu").write_text("")
+    monkeypatch.setattr(generate_kernels, "OUT_DIR", out)
+    monkeypatch.setattr(generate_kernels, "ROOT", tmp_path)
+    problems = generate_kernels.check()
+    assert any("out of date" in p and victim.name in p for p in problems)
+    assert any("stray.cu" in p for p in problems)
+
+
+def test_presets_nest_and_ci_has_both_archs():
+    ci = {k.name for k in generate_kernels.select("ci", [90, 100])}
+    default = {k.name for k in generate_kernels.select("default", [90, 100])}
+    every = {k.name for k in generate_kernels.select("all", [90, 100])}
+    assert ci < default < every
+    assert {k.arch for k in generate_kernels.select("ci", [90, 100])} == {90, 100}
+    for k in generate_kernels.KERNELS:
+        k.validate()
+
+
+def test_native_table_is_the_generator_table():
+    names = [k["name"] for k in _C.kernel_table()]
+    assert names == [k.name for k in generate_kernels.KERNELS]
+
+
+def test_build_holds_its_preset():
+    if build is None or not build.CUDA_KERNELS:
+        pytest.skip("CPU-only build (no nvcc): no kernels compiled")
+    expected = {k.name for k in generate_kernels.select(build.PRESET,
+                                                        [int(a[:-1]) for a in build.ARCHS])}
+    compiled = {k["name"] for k in _C.compiled_kernels()}
+    assert compiled == expected == set(build.KERNELS)
+
+
+def test_sass_features_of_compiled_kernels():
+    if build is None or not build.CUDA_KERNELS:
+        if os.environ.get("BW_REQUIRE_KERNELS") == "1":
+            pytest.fail("BW_REQUIRE_KERNELS=1 but this build has no CUDA kernels")
+        pytest.skip("CPU-only build (no nvcc): no kernels to disassemble")
+    cuobjdump = check_sass.find_cuobjdump()
+    if cuobjdump is None:
+        if os.environ.get("BW_REQUIRE_KERNELS") == "1":
+            pytest.fail("BW_REQUIRE_KERNELS=1 but cuobjdump was not found")
+        pytest.skip("cuobjdump not found")
+    objects = [check_sass.KERNEL_DIR / f"{name}.o" for name in build.KERNELS]
+    missing = [o for o in objects if not o.exists()]
+    if missing:
+        pytest.skip(f"kernel objects not in build/kernels (installed from a wheel?): {missing[0]}")
+    failures = []
+    for obj in objects:
+        ok, line = check_sass.check_object(obj, cuobjdump)
+        print(line)
+        if not ok:
+            failures.append(line)
+    assert not failures, "\n".join(failures)
+
+
+def test_sass_requirements_follow_the_config():
+    ks = {k.name: k for k in generate_kernels.KERNELS}
+    sm90 = next(k for k in ks.values() if k.arch == 90)
+    sm100 = next(k for k in ks.values() if k.arch == 100 and k.schedule == "2sm")
+    assert "UTMALDG.MULTICAST" in check_sass.requirements(sm90)
+    req = check_sass.requirements(sm100)
+    for feature in ("UTC*MMA.2CTA", "UTMALDG.2CTA", "UTMALDG.MULTICAST.2CTA",
+                    "UTCBAR.2CTA.MULTICAST", "UTCATOMSWS.2CTA", "LDTM", "UGETNEXTWORKID"):
+        assert feature in req, feature

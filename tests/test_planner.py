@@ -1,0 +1,92 @@
+"""The planner (csrc/gemm/heuristics.cpp) as a pure function, for both arches, on CPU."""
+import pytest
+
+from blackwell_ops import _C
+
+
+def plan(arch=90, table="all", **problem):
+    p = dict(m=4096, n=4096, k=4096, ab="bfloat16")
+    p.update(problem)
+    return _C.plan(p, arch, table)
+
+
+@pytest.mark.parametrize("arch", [90, 100])
+@pytest.mark.parametrize("ab", ["bfloat16", "float16"])
+@pytest.mark.parametrize("a_major", ["K", "MN"])
+@pytest.mark.parametrize("b_major", ["K", "MN"])
+def test_every_layout_has_a_kernel_in_all(arch, ab, a_major, b_major):
+    name, why = plan(arch, ab=ab, a_major=a_major, b_major=b_major)
+    assert name is not None, why
+    assert name.startswith(f"sm{arch}_")
+    tag = {"bfloat16": "bf16", "float16": "f16"}[ab]
+    assert f"_{tag}_{tag}_a{a_major.lower()}_b{b_major.lower()}_" in name
+
+
+@pytest.mark.parametrize("arch", [90, 100])
+def test_fp32_output(arch):
+    name, _ = plan(arch, ab="float16", d="float32", c="float32")
+    assert name is not None and "_f16_f32_" in name
+
+
+def test_other_archs_fall_back():
+    for arch in (80, 89, 103, 120):
+        name, why = plan(arch)
+        assert name is None and "compute capability" in why
+
+
+@pytest.mark.parametrize("ab", ["float32", "float64"])
+def test_dtypes_without_kernels(ab):
+    name, why = plan(ab=ab)
+    assert name is None and f"no kernel takes {ab} inputs" in why
+
+
+def test_c_dtype_must_match_output():
+    name, why = plan(ab="bfloat16", d="bfloat16", c="float32")
+    assert name is None and "reads c as float32" in why
+
+
+def test_fp16_output_from_bf16_is_refused():
+    name, why = plan(ab="bfloat16", d="float16")
+    assert name is None and "writes float16 output" in why
+
+
+@pytest.mark.parametrize("operand,field,value,expect", [
+    ("a_operand", "ptr", (1 << 20) + 2, "a's data pointer is not 16-byte aligned"),
+    ("b_operand", "ld", 4100, "b's leading stride 4100 is not a multiple of 8"),
+    ("c_operand", "ptr", (1 << 20) + 8, "c's data pointer"),
+    ("d_operand", "ld", 4097, "out's leading stride"),
+])
+def test_alignment(operand, field, value, expect):
+    problem = {operand: {field: value}}
+    if operand == "c_operand":
+        problem["c"] = "bfloat16"
+    name, why = plan(**problem)
+    assert name is None and expect in why
+
+
+def test_unaligned_extent():
+    name, why = plan(k=4100)  # a is K-major: K must be a multiple of 8
+    assert name is None and "unit-stride extent 4100" in why
+    name, _ = plan(k=4100, a_major="MN", b_major="MN")  # K has no unit stride: fine
+    assert name is not None
+
+
+def test_batch_stride_alignment_and_broadcast():
+    name, why = plan(l=4, b_operand={"batch": 12})
+    assert name is None and "batch stride 12" in why
+    name, _ = plan(l=4, b_operand={"batch": 0})  # b shared by every batch
+    assert name is not None
+
+
+def test_32bit_sizes():
+    name, why = plan(m=2**31)
+    assert name is None and "32-bit" in why
+
+
+def test_compiled_table_only_offers_compiled_kernels():
+    compiled = {k["name"] for k in _C.compiled_kernels()}
+    for arch in (90, 100):
+        name, why = plan(arch, table="compiled")
+        assert name is None or name in compiled
+        if not any(k.startswith(f"sm{arch}_") for k in compiled):
+            assert "no sm_" in why

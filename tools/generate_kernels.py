@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""The single source of truth for the kernel set.
+
+Every CUTLASS kernel the project can build is one row of KERNELS below. From that table this
+script writes, under csrc/gemm/generated/:
+
+  <name>.cu          one template instantiation per file (one nvcc job each), registering itself
+                     with the runtime registry when the extension loads;
+  kernel_table.inc   every row as a C++ KernelConfig, which the planner and
+                     `python -m blackwell_ops.info` read (compiled or not).
+
+The output is committed. `python tools/generate_kernels.py --check` (run by the test suite)
+fails when the committed files and this table disagree; setup.py imports `select()` to learn
+which files a preset and arch list compile.
+
+Presets nest: ci (CI: one kernel per arch, SASS-checked) < default (what `pip install .` builds)
+< all.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT_DIR = ROOT / "csrc" / "gemm" / "generated"
+ARCHS = (90, 100)
+PRESETS = ("ci", "default", "all")
+
+# Element types: (name in kernel names, CUTLASS type, KernelConfig enumerator)
+DTYPES = {
+    "f16": ("cutlass::half_t", "DType::F16"),
+    "bf16": ("cutlass::bfloat16_t", "DType::BF16"),
+    "f32": ("float", "DType::F32"),
+}
+SCHEDULES = {
+    # name: (arch, C++ policy type, KernelConfig enumerator)
+    "coop": (90, "bw::gemm::sm90::Cooperative", "Schedule::Sm90Cooperative"),
+    "pingpong": (90, "bw::gemm::sm90::Pingpong", "Schedule::Sm90Pingpong"),
+    "1sm": (100, "bw::gemm::sm100::OneSm", "Schedule::Sm100_1Sm"),
+    "2sm": (100, "bw::gemm::sm100::TwoSm", "Schedule::Sm100_2Sm"),
+}
+MAJORS = {"k": "Major::K", "mn": "Major::MN"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    arch: int
+    ab: str                      # A/B element type
+    cd: str                      # C/D element type
+    a_major: str                 # "k" (row-major a) or "mn"
+    b_major: str                 # "k" (b = W.T) or "mn" (row-major b)
+    tile: tuple[int, int, int]   # CTA tile (sm90) or MMA tile (sm100, over the CTA pair for 2sm)
+    cluster: tuple[int, int]     # (0, 0): run-time cluster shape (sm100)
+    schedule: str
+    preset: str                  # smallest preset holding this kernel
+    preferred_cluster: tuple[int, int] = (0, 0)
+    epilogue: str = "Axpby"
+
+    @property
+    def name(self) -> str:
+        t = "x".join(map(str, self.tile))
+        c = "dyn%dx%d" % self.preferred_cluster if self.cluster == (0, 0) else "%dx%d" % self.cluster
+        return (f"sm{self.arch}_{self.ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
+                f"_{t}_c{c}_{self.schedule}_{self.epilogue.lower()}")
+
+    @property
+    def presets(self) -> tuple[str, ...]:
+        return PRESETS[PRESETS.index(self.preset):]
+
+    def validate(self) -> None:
+        sched_arch = SCHEDULES[self.schedule][0]
+        assert sched_arch == self.arch, f"{self.name}: schedule {self.schedule} is sm{sched_arch}"
+        assert self.ab in ("f16", "bf16") and self.cd in DTYPES, self.name
+        assert self.cd in (self.ab, "f32"), f"{self.name}: C/D is the input type or f32"
+        if self.cluster == (0, 0):
+            assert self.arch == 100 and self.preferred_cluster[0] % 2 == 0, self.name
+        if self.schedule == "2sm":
+            assert self.tile[0] == 256 and (self.cluster[0] % 2 == 0), self.name
+
+
+def _family(arch, preset, dtype_pairs, majors, **cfg):
+    return [Kernel(arch=arch, ab=ab, cd=cd, a_major=a, b_major=b, preset=preset, **cfg)
+            for ab, cd in dtype_pairs for a, b in majors]
+
+
+# Tile and cluster choices:
+# - sm90 128x256x64 cooperative, cluster 2x1: the config measured on the H200 (2026-11-30) to
+#   match cuBLAS torch.mm at 8192^3 bf16 and beat torch.addmm 1.2-1.3x at 4096x4096x(512-1024).
+#   Cluster 2x1 multicasts each B tile to the two CTAs that share it.
+# - sm100 256x128x64 2-SM MMA over a CTA pair, run-time cluster 4x1 preferred (two pairs, so A
+#   and B tiles are multicast) with CUTLASS's 2x1 fallback. Untuned: no Blackwell GPU here.
+# The ci preset holds one kernel per arch, the layout of contiguous a @ contiguous b.
+_SM90_BIG = dict(tile=(128, 256, 64), cluster=(2, 1), schedule="coop")
+_SM100_BIG = dict(tile=(256, 128, 64), cluster=(0, 0), preferred_cluster=(4, 1), schedule="2sm")
+_ALL_MAJORS = [("k", "k"), ("k", "mn"), ("mn", "k"), ("mn", "mn")]
+
+KERNELS: list[Kernel] = [
+    Kernel(arch=90, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="ci", **_SM90_BIG),
+    Kernel(arch=100, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="ci", **_SM100_BIG),
+    # default: both 16-bit types in every majorness (autograd's backward GEMMs run on transposed
+    # views, so training needs all four), and the seed's fp16 -> fp32 C/D case for contiguous a.
+    *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
+      for k in (_family(arch, "default", [("bf16", "bf16"), ("f16", "f16")], _ALL_MAJORS, **cfg)
+                + _family(arch, "default", [("f16", "f32")], [("k", "k"), ("k", "mn")], **cfg))],
+    # all: fp32 output in every majorness for both input types.
+    *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
+      for k in _family(arch, "all", [("f16", "f32"), ("bf16", "f32")], _ALL_MAJORS, **cfg)],
+]
+# `all` re-lists kernels of smaller presets; keep the first (smallest preset) of each name.
+_seen: dict[str, Kernel] = {}
+for _k in KERNELS:
+    _seen.setdefault(_k.name, _k)
+KERNELS = sorted(_seen.values(), key=lambda k: k.name)
+
+
+def select(preset: str, archs) -> list[Kernel]:
+    """The kernels a build of `preset` for `archs` (ints, e.g. [90, 100]) compiles."""
+    if preset not in PRESETS:
+        raise ValueError(f"kernel preset {preset!r} is not one of {PRESETS}")
+    return [k for k in KERNELS if preset in k.presets and k.arch in archs]
+
+
+def kernel_path(k: Kernel) -> pathlib.Path:
+    return OUT_DIR / f"{k.name}.cu"
+
+
+HEADER = "// Generated by tools/generate_kernels.py from its KERNELS table. Do not edit.\n"
+
+
+def render_kernel(k: Kernel) -> str:
+    elem_ab = DTYPES[k.ab][0]
+    elem_cd = DTYPES[k.cd][0]
+    a, b = MAJORS[k.a_major], MAJORS[k.b_major]
+    sched = SCHEDULES[k.schedule][1]
+    tm, tn, tk = k.tile
+    cm, cn = k.cluster
+    pm, pn = k.preferred_cluster
+    if k.arch == 90:
+        include = "gemm/sm90/gemm_sm90.cuh"
+        targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
+                 f" {sched}, bw::gemm::Epilogue::{k.epilogue}")
+        alias = f"bw::gemm::sm90::Gemm<{targs}>"
+    else:
+        include = "gemm/sm100/gemm_sm100.cuh"
+        targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
+                 f" {pm}, {pn}, {sched}, bw::gemm::Epilogue::{k.epilogue}")
+        alias = f"bw::gemm::sm100::Gemm<{targs}>"
+    return (HEADER + f"// Kernel: {k.name} (presets: {' '.join(k.presets)})\n"
+            f'#include "{include}"\n\n'
+            f"using Kernel_{k.name} = {alias};\n"
+            f"BW_REGISTER_KERNEL({k.name}, Kernel_{k.name}, {config_initializer(k)})\n")
+
+
+def config_initializer(k: Kernel) -> str:
+    q = lambda e: f"bw::gemm::{e}"  # noqa: E731
+    return ", ".join([
+        f'"{k.name}"', str(k.arch), q(DTYPES[k.ab][1]), q(DTYPES[k.cd][1]),
+        q(MAJORS[k.a_major]), q(MAJORS[k.b_major]), *map(str, k.tile), *map(str, k.cluster),
+        *map(str, k.preferred_cluster), q(SCHEDULES[k.schedule][2]),
+        q(f"Epilogue::{k.epilogue}"), '"' + " ".join(k.presets) + '"'])
+
+
+def render_table() -> str:
+    rows = "".join(f"BW_KERNEL({config_initializer(k)})\n" for k in KERNELS)
+    return (HEADER + "// One BW_KERNEL(...) row per kernel: the initializer of a bw::gemm::KernelConfig.\n"
+            + rows)
+
+
+def expected_files() -> dict[pathlib.Path, str]:
+    files = {kernel_path(k): render_kernel(k) for k in KERNELS}
+    files[OUT_DIR / "kernel_table.inc"] = render_table()
+    return files
+
+
+def check() -> list[str]:
+    """Differences between the committed output and the table, as messages (empty: in sync)."""
+    problems = []
+    expected = expected_files()
+    for path, text in expected.items():
+        if not path.exists():
+            problems.append(f"missing: {path.relative_to(ROOT)}")
+        elif path.read_text() != text:
+            problems.append(f"out of date: {path.relative_to(ROOT)}")
+    for path in OUT_DIR.glob("*"):
+        if path not in expected:
+            problems.append(f"not in the table: {path.relative_to(ROOT)}")
+    return problems
+
+
+def write() -> None:
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    expected = expected_files()
+    for path in OUT_DIR.glob("*"):
+        if path not in expected:
+            path.unlink()
+    for path, text in expected.items():
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--check", action="store_true", help="exit 1 if the committed files are stale")
+    p.add_argument("--list", metavar="PRESET", help="print the kernels of a preset and exit")
+    p.add_argument("--archs", default="90,100", help="with --list: comma-separated archs")
+    args = p.parse_args(argv)
+    for k in KERNELS:
+        k.validate()
+    if args.list:
+        for k in select(args.list, [int(a) for a in args.archs.split(",")]):
+            print(k.name)
+        return 0
+    if args.check:
+        problems = check()
+        for msg in problems:
+            print(msg, file=sys.stderr)
+        if problems:
+            print("run: python tools/generate_kernels.py", file=sys.stderr)
+        return 1 if problems else 0
+    write()
+    print(f"wrote {len(KERNELS)} kernels and kernel_table.inc to {OUT_DIR.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
