@@ -142,7 +142,8 @@ class BuildWithKernels(BuildExtension):
         ninja_file.write_text("\n".join(lines) + "\n")
         print(f"blackwell_ops: compiling {len(kernels)} kernels ({PRESET} preset, archs "
               f"{','.join(ARCHS)}) with {MAX_JOBS} jobs", flush=True)
-        subprocess.run(["ninja", "-f", str(ninja_file), "-j", str(MAX_JOBS)], check=True)
+        subprocess.run(["ninja", "-C", str(out_dir), "-f", ninja_file.name, "-j", str(MAX_JOBS)],
+                       check=True)
         return objects
 
 
