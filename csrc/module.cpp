@@ -128,5 +128,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("explain", &explain_py, py::arg("a"), py::arg("b"), py::arg("c") = py::none(),
         py::arg("alpha") = 1.0, py::arg("beta") = 0.0, py::arg("out_dtype") = py::none(),
         "Which path torch.ops.bw.gemm_axpby takes for these arguments, and why.");
+  m.def("_warn_once", &bw::ops::warn_once, py::arg("message"),
+        "The one-time warning the ops use (exposed for tests).");
   m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled");
 }

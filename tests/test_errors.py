@@ -100,3 +100,31 @@ def test_cpu_cuda_mix():
         torch.ops.bw.gemm_axpby(T(4, 8, device="cuda"), T(8, 3))
     with pytest.raises(RuntimeError, match=r"c must be on a's device cpu, got c\.device = cuda:0"):
         torch.ops.bw.gemm_axpby(T(4, 8), T(8, 3), T(4, 3, device="cuda"), beta=1.0)
+
+
+def test_fallback_warning_is_a_python_warning_shown_once():
+    import warnings
+
+    from blackwell_ops import _C
+    msg = "bw.gemm_axpby: test warning, unique to this test"
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        _C._warn_once(msg)
+        _C._warn_once(msg)
+    assert [str(x.message) for x in w] == [msg]
+    assert w[0].category is UserWarning
+
+
+def test_fallback_warning_honours_error_filter():
+    import warnings
+
+    from blackwell_ops import _C
+    msg = "bw.gemm_axpby: test warning turned into an error"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeError, match="turned into an error"):
+            _C._warn_once(msg)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        _C._warn_once(msg)  # not marked as shown: it warns once it can
+    assert len(w) == 1

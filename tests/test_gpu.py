@@ -59,7 +59,10 @@ def test_kernel_vs_reference(kernel, mnk):
     if not path.startswith("kernel"):
         assert "not a multiple" in path, path  # the only legitimate reason here: alignment
         pytest.skip(f"{mnk} breaks this layout's alignment: {path}")
-    assert path == f"kernel: {kernel['name']}", path
+    if 1 in mnk:  # a dim of size 1 has no majorness: any kernel of these types may take it
+        assert path.startswith(f"kernel: sm{kernel['arch']}_{kernel['name'].split('_')[1]}_"), path
+    else:
+        assert path == f"kernel: {kernel['name']}", path
     for alpha, beta, cc in [(1.0, 1.0, c), (1.0, 0.0, None), (-0.75, 1.5, c), (2.0, 0.0, c)]:
         if cc is not None and beta == 0.0:
             cc = torch.full_like(c, math.nan)  # beta == 0: never read

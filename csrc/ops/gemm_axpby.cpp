@@ -2,9 +2,7 @@
 
 #include <c10/util/Exception.h>
 
-#include <mutex>
 #include <sstream>
-#include <unordered_set>
 
 namespace bw::ops {
 
@@ -143,16 +141,6 @@ at::Tensor gemm_axpby_composite(const at::Tensor& a, const at::Tensor& b,
   }
   if (alpha != 1.0) acc.mul_(alpha);
   return with_c(acc, c, beta, s);
-}
-
-void warn_once(const std::string& message) {
-  static std::mutex mutex;
-  static std::unordered_set<std::string> seen;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!seen.insert(message).second) return;
-  }
-  TORCH_WARN(message);
 }
 
 }  // namespace bw::ops
