@@ -11,6 +11,7 @@ extension is built against it). Knobs, all environment variables:
   DEBUG=1        host code at -O0 -g; kernels keep -O3 but lose -DNDEBUG
   CUDA_HOME      the CUDA toolkit (default: the one holding `nvcc` on PATH, else /usr/local/cuda)
   CUTLASS_PATH   a CUTLASS checkout (default: the headers of the nvidia-cutlass wheel)
+  BW_CPU_ONLY=1  build without CUDA even where nvcc exists (what a machine without nvcc gets)
 
 Kernel files are compiled by a build step of our own (build/kernels/build.ninja) rather than
 torch's, because each arch's kernels must get only their own -gencode flag and torch's
@@ -46,7 +47,7 @@ def find_cuda_home() -> str | None:
     return next((c for c in cands if c and is_toolkit(c)), None)
 
 
-CUDA_HOME = find_cuda_home()
+CUDA_HOME = None if os.environ.get("BW_CPU_ONLY", "0") == "1" else find_cuda_home()
 if CUDA_HOME:
     # torch.utils.cpp_extension reads CUDA_HOME when imported; without this it guesses /usr/local.
     os.environ["CUDA_HOME"] = CUDA_HOME
@@ -126,7 +127,7 @@ class BuildWithKernels(BuildExtension):
                   "-O3", f"--threads={NVCC_THREADS}", "-Xptxas=--warn-on-spills",
                   "-I" + str(ROOT / "csrc")] + ["-I" + d for d in cutlass_include_dirs()]
         common += ["-g"] if DEBUG else ["-DNDEBUG"]
-        lines = [f"ninja_required_version = 1.3", f"nvcc = {nvcc}",
+        lines = ["ninja_required_version = 1.3", f"nvcc = {nvcc}",
                  f"common = {' '.join(common)}", ""]
         for arch in sorted({k.arch for k in kernels}):
             lines += [f"rule nvcc_sm{arch}",
@@ -164,9 +165,10 @@ def make_extension():
         sys.exit("csrc/gemm/generated is out of date with tools/generate_kernels.py:\n  "
                  + "\n  ".join(problems) + "\nrun: python tools/generate_kernels.py")
     if not CUDA_HOME:
-        print("blackwell_ops: nvcc not found (set CUDA_HOME or put nvcc on PATH); building the "
-              "CPU-only extension: no CUDA kernels, ops run through ATen on every device.",
-              flush=True)
+        why = ("BW_CPU_ONLY=1" if os.environ.get("BW_CPU_ONLY") == "1" else
+               "nvcc not found (set CUDA_HOME or put nvcc on PATH)")
+        print(f"blackwell_ops: {why}; building the CPU-only extension: no CUDA kernels, ops run "
+              "through ATen on every device.", flush=True)
         return CppExtension("blackwell_ops._C", HOST_SOURCES, include_dirs=[str(ROOT / "csrc")],
                             extra_compile_args={"cxx": CXX_FLAGS})
     kernels = generate_kernels.select(PRESET, [int(a.rstrip("a")) for a in ARCHS])

@@ -10,33 +10,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 
 import torch
 
 import blackwell_ops
 from blackwell_ops import _C
+from blackwell_ops.timing import Timer
 
 
 def _time_ms(fn, device, reps: int) -> float:
-    fn()  # warm-up (module load, handles, cuBLAS heuristics)
-    times = []
-    if device == "cuda":
-        flush = torch.empty(256 * 2**20, dtype=torch.int8, device=device)  # > the 50-60 MB L2
-        for _ in range(reps):
-            flush.zero_()
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end))
-    else:
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            fn()
-            times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+    return statistics.median(Timer(device)(fn, reps=reps, warmup=1))
 
 
 def main(argv=None) -> int:

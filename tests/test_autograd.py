@@ -47,7 +47,6 @@ def test_only_needed_grads_are_computed():
 
 
 def test_backward_calls_bw_op():
-    from torch.overrides import TorchFunctionMode  # noqa: F401
     from torch.utils._python_dispatch import TorchDispatchMode
 
     seen = []

@@ -1,6 +1,5 @@
 """The kernel set: generated files in sync with tools/generate_kernels.py, the build holding
 exactly its preset, and the SASS of the compiled kernels proving their features."""
-import importlib.util
 import os
 import pathlib
 import subprocess

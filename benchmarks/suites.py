@@ -1,0 +1,89 @@
+"""Benchmark suites, as data. Each case is one gemm_axpby problem; a suite is a list of cases.
+
+A layout names the unit-stride dimension of a and of b, as `python -m blackwell_ops.info` does:
+"kk" = a row-major (M, K) and b = W.T (K-major), the nn.Linear forward x @ W.T; "kn" = contiguous
+a @ contiguous b; "mk" and "mn" have a column-major a (a = X.T), as in a weight gradient.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    group: str
+    m: int
+    n: int
+    k: int
+    l: int = 1              # batch; 1 means 2-D operands
+    dtype: str = "bfloat16"
+    out_dtype: str | None = None   # None: the input dtype
+    layout: str = "kk"
+    alpha: float = 1.0
+    beta: float = 1.0       # 0 with_c False: no C at all
+    with_c: bool = True
+
+    @property
+    def name(self) -> str:
+        shape = f"{self.m}x{self.n}x{self.k}" + (f"xL{self.l}" if self.l > 1 else "")
+        out = f"->{self.out_dtype}" if self.out_dtype and self.out_dtype != self.dtype else ""
+        c = f"a{self.alpha:g}b{self.beta:g}" if self.with_c else f"a{self.alpha:g}"
+        return f"{self.group}:{shape}:{self.dtype}{out}:{self.layout}:{c}"
+
+    @property
+    def flops(self) -> float:
+        return 2.0 * self.m * self.n * self.k * self.l
+
+
+def _cases(group, shapes, **kw):
+    return [Case(group, m, n, k, **kw) for m, n, k in shapes]
+
+
+# The seed's examples: the fp16 x fp16 -> fp32 C/D GEMM and the 8192^3 fp16 GEMM (its custom
+# epilogue belongs to the fused op; here with alpha=2, beta=1).
+SEED = (_cases("seed", [(512, 1024, 256)], dtype="float16", out_dtype="float32", layout="kk")
+        + _cases("seed", [(8192, 8192, 8192)], dtype="float16", alpha=2.0, beta=1.0))
+
+SQUARE = _cases("square", [(s, s, s) for s in (1024, 2048, 4096, 8192, 16384)])
+
+# Llama-3 8B and 70B projections (x @ W.T, hence "kk"), at several token counts M.
+_LLAMA = {
+    "8b.qkv": (6144, 4096), "8b.o": (4096, 4096), "8b.up": (28672, 4096), "8b.down": (4096, 14336),
+    "70b.qkv": (10240, 8192), "70b.o": (8192, 8192), "70b.up": (57344, 8192),
+    "70b.down": (8192, 28672),
+}
+TRANSFORMER = [Case(f"llama{name}", m, n, k, beta=1.0)
+               for name, (n, k) in _LLAMA.items() for m in (1, 16, 128, 1024, 4096, 16384)]
+
+BATCHED = ([Case("batched", 2048, 2048, 2048, l=8)]
+           + [Case("batched", 512, 512, 128, l=64), Case("batched", 4096, 4096, 256, l=4)])
+SHALLOW_K = _cases("shallow_k", [(4096, 4096, 256), (4096, 4096, 512), (4096, 4096, 1024),
+                                 (8192, 8192, 512)])
+SKINNY_M = _cases("skinny_m", [(1, 8192, 8192), (16, 8192, 8192), (64, 8192, 8192),
+                               (128, 8192, 8192), (256, 8192, 8192)])
+ODD = _cases("odd", [(1000, 1000, 1000), (4095, 4097, 4096), (127, 8191, 1024), (3000, 5000, 1000)])
+LAYOUTS = [Case("layout", 8192, 8192, 8192, layout=lay) for lay in ("kk", "kn", "mk", "mn")]
+FP16_FP32 = _cases("f16->f32", [(8192, 8192, 8192), (4096, 4096, 512)], dtype="float16",
+                   out_dtype="float32")
+NO_C = _cases("no_c", [(8192, 8192, 8192), (4096, 4096, 1024)], beta=0.0, with_c=False)
+
+SUITES: dict[str, list[Case]] = {
+    # A smoke run: a few seconds per provider on a GPU.
+    "quick": [Case("quick", 4096, 4096, 4096), Case("quick", 4096, 4096, 512),
+              Case("quick", 128, 8192, 8192), Case("quick", 1000, 1000, 1000)],
+    # What a full H200 run measures, sized to finish in minutes (each case is compiled once per
+    # torch.compile peer).
+    "default": (SEED + [c for c in SQUARE if c.m in (4096, 8192)] + SHALLOW_K[:3]
+                + [c for c in SKINNY_M if c.m in (1, 128)] + BATCHED[:1] + ODD[:2] + LAYOUTS
+                + FP16_FP32 + NO_C
+                + [c for c in TRANSFORMER if c.group in ("llama8b.up", "llama8b.down")
+                   and c.m in (128, 8192 // 2, 16384)]),
+    "seed": SEED, "square": SQUARE, "transformer": TRANSFORMER, "batched": BATCHED,
+    "shallow_k": SHALLOW_K, "skinny_m": SKINNY_M, "odd": ODD, "layouts": LAYOUTS,
+    # Tiny problems for the CPU mode (CI tests the harness end to end with these).
+    "cpu": [Case("cpu", 64, 48, 32, dtype="float32"), Case("cpu", 33, 17, 40, dtype="float32",
+                                                             layout="mn"),
+            Case("cpu", 16, 24, 8, l=3, dtype="float32", with_c=False, beta=0.0)],
+}
+SUITES["all"] = list(dict.fromkeys(c for name, s in SUITES.items() if name not in ("cpu",)
+                                   for c in s))

@@ -1,0 +1,48 @@
+"""How the project times a GPU call: CUDA events around each run, the L2 flushed before every run,
+after a warm-up (wall clock on the CPU). Shared by the demo and benchmarks/bench_gemm.py."""
+from __future__ import annotations
+
+import math
+import time
+
+import torch
+
+L2_FLUSH_BYTES = 256 * 2**20  # several times the 50-60 MB L2 of H100/H200/B200
+
+
+class Timer:
+    def __init__(self, device: str):
+        self.device = device
+        self.flush = (torch.empty(L2_FLUSH_BYTES, dtype=torch.int8, device=device)
+                      if device == "cuda" else None)
+
+    def __call__(self, fn, reps: int, warmup: int = 1) -> list[float]:
+        """Milliseconds of each of `reps` runs of fn()."""
+        for _ in range(warmup):
+            fn()
+        times = []
+        if self.device == "cuda":
+            torch.cuda.synchronize()
+            for _ in range(reps):
+                self.flush.zero_()
+                start = torch.cuda.Event(enable_timing=True)
+                end = torch.cuda.Event(enable_timing=True)
+                start.record()
+                fn()
+                end.record()
+                end.synchronize()
+                times.append(start.elapsed_time(end))
+        else:
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                fn()
+                times.append((time.perf_counter() - t0) * 1e3)
+        return times
+
+
+def quantile(xs, q: float) -> float:
+    """Linear-interpolated quantile, q in [0, 1]."""
+    xs = sorted(xs)
+    pos = q * (len(xs) - 1)
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
