@@ -261,7 +261,9 @@ def plot(out_dir, rows, providers_seen, meta):
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(list(x))
     ax.set_xticklabels(labels, rotation=75, ha="right", fontsize=7)
-    ax.set_ylabel("speedup of bw.gemm_axpby vs best peer")
+    ax.set_ylabel("speedup vs best peer")
+    ax.set_title(f"bw.gemm_axpby vs the best of {', '.join(p for p in providers_seen if p != 'bw')}"
+                 f" ({meta.get('gpu', meta.get('cpu', ''))})")
     fig.tight_layout()
     fig.savefig(out_dir / "speedup.png", dpi=120)
     plt.close(fig)
@@ -296,7 +298,15 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=pathlib.Path, default=None, help="directory for the outputs")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="start no new case after S seconds (the report says which were left out)")
+    p.add_argument("--replot", type=pathlib.Path, metavar="DIR",
+                   help="redraw DIR's plots from its results.json, measuring nothing")
     args = p.parse_args(argv)
+    if args.replot:
+        data = json.loads((args.replot / "results.json").read_text())
+        rows = data["cases"]
+        plot(args.replot, rows, list(dict.fromkeys(p for r in rows for p in r["results"])),
+             data["meta"])
+        return 0
 
     names = ["bw"] + [n for n in args.peers.split(",") if n]
     bad = [n for n in names if n not in ALL_PROVIDERS]
