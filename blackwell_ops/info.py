@@ -3,6 +3,7 @@
     python -m blackwell_ops.info                      # versions, archs, kernels, GPU
     python -m blackwell_ops.info --problem 4096x4096x4096 --dtype bfloat16 [--batch 8]
         [--out-dtype float32] [--layout kn] [--with-c]
+    python -m blackwell_ops.info --sass              # the SASS features of each compiled kernel
 
 --layout gives the majorness of a and b: k (a row-major / b = W.T) or n/m (a column-major /
 b row-major); "kn" is contiguous a @ contiguous b.
@@ -49,6 +50,8 @@ def main(argv=None) -> int:
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--layout", default="kn", help="majorness of a and b: kk, kn, mk, mn")
     p.add_argument("--with-c", action="store_true", help="with c and beta = 1")
+    p.add_argument("--sass", action="store_true",
+                   help="disassemble each compiled kernel and check its hardware features")
     args = p.parse_args(argv)
 
     print(f"blackwell_ops {blackwell_ops.__version__}")
@@ -69,6 +72,14 @@ def main(argv=None) -> int:
                   f"{pr.multi_processor_count} SMs")
     else:
         print("GPU: none seen (ops run through ATen on the CPU)")
+
+    if args.sass:
+        from blackwell_ops import sass
+        ok, lines = sass.report()
+        print("SASS features (blackwell_ops/sass.py):")
+        print("\n".join("  " + line for line in lines))
+        if not ok:
+            return 1
 
     if args.problem:
         m, n, k = _parse_problem(args.problem)

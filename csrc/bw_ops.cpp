@@ -34,6 +34,12 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
   if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
   return "composite (cuBLAS): this build has no CUDA kernels";
 }
+
+std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
+    const at::Tensor&, const at::Tensor&, const std::optional<at::Tensor>&, double, double,
+    std::optional<at::ScalarType>, const std::string& kernel_name, bool) {
+  TORCH_CHECK(false, "run_kernel: this build has no CUDA kernels (no ", kernel_name, ")");
+}
 #endif
 
 }  // namespace bw::ops

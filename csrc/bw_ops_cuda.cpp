@@ -4,6 +4,8 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/library.h>
 
+#include <algorithm>
+#include <tuple>
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
@@ -85,13 +87,13 @@ struct Route {
   GemmArgs args;
 };
 
-// Chooses the kernel for one call. d_ptr: the output's address.
-Route route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
-            double alpha, double beta, const GemmAxpbyShape& s, void* d_ptr) {
-  Route r;
-  GemmArgs& g = r.args;
+// Describes one call in the kernels' terms; returns why it cannot be ("" when it can).
+// d_ptr: the output's address.
+std::string make_args(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
+                      double alpha, double beta, const GemmAxpbyShape& s, void* d_ptr,
+                      GemmArgs* out) {
+  GemmArgs& g = *out;
   const auto* props = at::cuda::getDeviceProperties(a.device().index());
-  const int arch = props->major * 10 + props->minor;
   g.m = s.m; g.n = s.n; g.k = s.k; g.l = s.l;
   g.ab = to_gemm_dtype(a.scalar_type());
   g.d_dtype = to_gemm_dtype(s.out_dtype);
@@ -103,23 +105,35 @@ Route route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Te
   g.d.ptr = d_ptr;
   g.d.ld = s.n;
   g.d.batch = s.m * s.n;
-  r.reason = describe_matrix(a, "a", Major::K, s.l, &g.a, &g.a_major);
-  if (r.reason.empty()) r.reason = describe_matrix(b, "b", Major::MN, s.l, &g.b, &g.b_major);
-  if (r.reason.empty() && g.has_c) {
+  std::string why = describe_matrix(a, "a", Major::K, s.l, &g.a, &g.a_major);
+  if (why.empty()) why = describe_matrix(b, "b", Major::MN, s.l, &g.b, &g.b_major);
+  if (why.empty() && g.has_c) {
     g.c_dtype = to_gemm_dtype(c->scalar_type());
     Major c_major;
-    r.reason = describe_matrix(*c, "c", Major::MN, s.l, &g.c, &c_major);
-    if (r.reason.empty() && c_major != Major::MN) r.reason = "c is not row-major";
-    if (r.reason.empty() && c->dim() == 2 && s.l > 1) r.reason = "c is 2-D but the output is batched";
+    why = describe_matrix(*c, "c", Major::MN, s.l, &g.c, &c_major);
+    if (why.empty() && c_major != Major::MN) why = "c is not row-major";
   }
+  return why;
+}
+
+int device_arch(const at::Tensor& t) {
+  const auto* props = at::cuda::getDeviceProperties(t.device().index());
+  return props->major * 10 + props->minor;
+}
+
+// Chooses the kernel for one call.
+Route route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
+            double alpha, double beta, const GemmAxpbyShape& s, void* d_ptr) {
+  Route r;
+  r.reason = make_args(a, b, c, alpha, beta, s, d_ptr, &r.args);
   if (!r.reason.empty()) return r;
-  gemm::Plan p = gemm::plan(g, arch, candidate_configs());
+  gemm::Plan p = gemm::plan(r.args, device_arch(a), candidate_configs());
   if (p.index < 0) {
     r.reason = p.reason;
     return r;
   }
   const KernelEntry* entry = gemm::compiled_kernels()[p.index];
-  gemm::Status st = entry->ops.can_implement(g);
+  gemm::Status st = entry->ops.can_implement(r.args);
   if (!st.ok) {
     r.reason = std::string(entry->config.name) + " rejected the problem: " + st.message;
     return r;
@@ -188,6 +202,42 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
   Route r = route(a, b, c, alpha, beta, s, reinterpret_cast<void*>(uintptr_t{1} << 20));
   if (r.kernel) return std::string("kernel: ") + r.kernel->config.name;
   return "composite (cuBLAS): " + r.reason;
+}
+
+std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
+    const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c, double alpha,
+    double beta, std::optional<at::ScalarType> out_dtype, const std::string& kernel_name,
+    bool launch) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+  TORCH_CHECK(a.is_cuda(), "run_kernel: tensors must be on a CUDA device");
+  const c10::cuda::CUDAGuard guard(a.device());
+  const KernelEntry* entry = nullptr;
+  for (const KernelEntry* e : gemm::compiled_kernels()) {
+    if (kernel_name == e->config.name) entry = e;
+  }
+  TORCH_CHECK(entry != nullptr, "run_kernel: no compiled kernel named ", kernel_name);
+  at::Tensor d = at::empty(s.out_sizes(), a.options().dtype(s.out_dtype));
+  GemmArgs g;
+  std::string why = make_args(a, b, c, alpha, beta, s, d.data_ptr(), &g);
+  if (!why.empty()) return {"not describable: " + why, at::Tensor()};
+  why = gemm::kernel_precondition_failure(g);
+  if (!why.empty()) return {"precondition: " + why, at::Tensor()};
+  const gemm::KernelConfig& k = entry->config;
+  if (k.ab != g.ab || k.cd != g.d_dtype || k.a_major != g.a_major || k.b_major != g.b_major) {
+    return {"mismatch: the kernel's types or layout differ from the problem's", at::Tensor()};
+  }
+  if (launch && device_arch(a) != k.arch) {
+    return {"wrong arch: the kernel is sm_" + std::to_string(k.arch) + "a", at::Tensor()};
+  }
+  gemm::Status st = entry->ops.can_implement(g);
+  if (!st.ok) return {"can_implement: " + st.message, at::Tensor()};
+  const size_t ws_bytes = entry->ops.workspace_size(g);
+  at::Tensor workspace = at::empty({static_cast<int64_t>(std::max<size_t>(ws_bytes, 1))},
+                                   a.options().dtype(at::kByte));
+  st = entry->ops.run(g, workspace.data_ptr(),
+                      at::cuda::getCurrentCUDAStream(a.device().index()).stream(), launch);
+  if (!st.ok) return {(launch ? "launch: " : "host path: ") + st.message, at::Tensor()};
+  return {"ok: workspace " + std::to_string(ws_bytes) + " bytes", launch ? d : at::Tensor()};
 }
 
 }  // namespace bw::ops

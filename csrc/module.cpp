@@ -24,6 +24,7 @@ py::dict config_dict(const KernelConfig& k) {
   d["tile"] = py::make_tuple(k.tile_m, k.tile_n, k.tile_k);
   d["cluster"] = py::make_tuple(k.cluster_m, k.cluster_n);
   d["preferred_cluster"] = py::make_tuple(k.preferred_cluster_m, k.preferred_cluster_n);
+  d["fallback_cluster"] = py::make_tuple(k.fallback_cluster_m, k.fallback_cluster_n);
   d["schedule"] = schedule_name(k.schedule);
   d["presets"] = k.presets;
   return d;
@@ -90,16 +91,28 @@ py::tuple plan_py(py::dict problem, int device_arch, const std::string& table) {
   return py::make_tuple(std::string(candidates[p.index]->name), std::string());
 }
 
+std::optional<at::Tensor> optional_tensor(const py::object& o) {
+  if (o.is_none()) return std::nullopt;
+  return o.cast<at::Tensor>();
+}
+
+std::optional<at::ScalarType> optional_dtype(const py::object& o) {
+  if (o.is_none()) return std::nullopt;
+  if (!THPDtype_Check(o.ptr())) throw py::type_error("out_dtype must be a torch.dtype");
+  return reinterpret_cast<THPDtype*>(o.ptr())->scalar_type;
+}
+
 std::string explain_py(const at::Tensor& a, const at::Tensor& b, py::object c, double alpha,
                        double beta, py::object out_dtype) {
-  std::optional<at::Tensor> c_opt;
-  if (!c.is_none()) c_opt = c.cast<at::Tensor>();
-  std::optional<at::ScalarType> dt;
-  if (!out_dtype.is_none()) {
-    if (!THPDtype_Check(out_dtype.ptr())) throw py::type_error("out_dtype must be a torch.dtype");
-    dt = reinterpret_cast<THPDtype*>(out_dtype.ptr())->scalar_type;
-  }
-  return bw::ops::explain_gemm_axpby(a, b, c_opt, alpha, beta, dt);
+  return bw::ops::explain_gemm_axpby(a, b, optional_tensor(c), alpha, beta,
+                                     optional_dtype(out_dtype));
+}
+
+py::tuple run_kernel_py(const at::Tensor& a, const at::Tensor& b, py::object c, double alpha,
+                        double beta, py::object out_dtype, const std::string& kernel, bool launch) {
+  auto [message, d] = bw::ops::run_kernel_gemm_axpby(a, b, optional_tensor(c), alpha, beta,
+                                                     optional_dtype(out_dtype), kernel, launch);
+  return py::make_tuple(message, d.defined() ? py::cast(d) : py::none());
 }
 
 }  // namespace
@@ -128,6 +141,10 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("explain", &explain_py, py::arg("a"), py::arg("b"), py::arg("c") = py::none(),
         py::arg("alpha") = 1.0, py::arg("beta") = 0.0, py::arg("out_dtype") = py::none(),
         "Which path torch.ops.bw.gemm_axpby takes for these arguments, and why.");
+  m.def("run_kernel", &run_kernel_py, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"),
+        py::arg("beta"), py::arg("out_dtype"), py::arg("kernel"), py::arg("launch"),
+        "Run one named compiled kernel, bypassing the planner; launch=False runs only its host "
+        "steps (a dry run, for another arch's kernels). Returns (message, D or None). For tests.");
   m.def("_warn_once", &bw::ops::warn_once, py::arg("message"),
         "The one-time warning the ops use (exposed for tests).");
   m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled");

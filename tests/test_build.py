@@ -9,8 +9,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def test_cpu_only_build(tmp_path):
-    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
-                           check=True).stdout.split()
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                           cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     if not files:  # not a git checkout: copy the sources we need
         files = [str(p.relative_to(ROOT)) for d in ("csrc", "blackwell_ops", "tools")
                  for p in (ROOT / d).rglob("*") if p.is_file()] + ["setup.py", "pyproject.toml"]

@@ -46,29 +46,31 @@ def test_there_are_kernels_for_this_gpu():
     assert _kernels_for_this_gpu(), "this build compiled no kernel for this GPU"
 
 
+def _run(kernel, a, b, c, alpha, beta, out_dtype):
+    """Launch exactly this kernel (bypassing the planner, so every compiled kernel is tested)."""
+    msg, d = _C.run_kernel(a, b, c, alpha, beta, out_dtype, kernel["name"], True)
+    if msg.startswith("precondition") and "not a multiple" in msg:
+        pytest.skip(msg)  # the shape breaks this layout's 16-byte alignment
+    if msg.startswith("mismatch") and 1 in (*a.shape[-2:], b.shape[-1]):
+        pytest.skip("a dim of size 1 has no majorness: the operand reads as the other layout")
+    assert msg.startswith("ok"), msg
+    torch.cuda.synchronize()
+    return d
+
+
 @pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
 @pytest.mark.parametrize("mnk", SHAPES, ids=lambda s: "x".join(map(str, s)))
 def test_kernel_vs_reference(kernel, mnk):
     m, n, k = mnk
-    # Majorness decides which extents need 16-byte alignment; skip shapes the kernel cannot take.
     cd = DT[kernel["cd"]]
     g = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
     a, b = _operands(kernel, m, n, k, g=g)
     c = rand((m, n), cd, "cuda", g)
-    path = _C.explain(a, b, c, 1.0, 1.0, cd)
-    if not path.startswith("kernel"):
-        assert "not a multiple" in path, path  # the only legitimate reason here: alignment
-        pytest.skip(f"{mnk} breaks this layout's alignment: {path}")
-    if 1 in mnk:  # a dim of size 1 has no majorness: any kernel of these types may take it
-        assert path.startswith(f"kernel: sm{kernel['arch']}_{kernel['name'].split('_')[1]}_"), path
-    else:
-        assert path == f"kernel: {kernel['name']}", path
     for alpha, beta, cc in [(1.0, 1.0, c), (1.0, 0.0, None), (-0.75, 1.5, c), (2.0, 0.0, c)]:
         if cc is not None and beta == 0.0:
             cc = torch.full_like(c, math.nan)  # beta == 0: never read
         poison_next_alloc((m, n), cd, "cuda")
-        d = gemm_axpby(a, b, cc, alpha=alpha, beta=beta, out_dtype=cd)
-        torch.cuda.synchronize()
+        d = _run(kernel, a, b, cc, alpha, beta, cd)
         assert d.dtype == cd and d.shape == (m, n) and d.is_contiguous()
         assert_close(d, reference(a, b, cc, alpha, beta), TOL[cd],
                      f"{kernel['name']} {mnk} alpha={alpha} beta={beta}")
@@ -82,10 +84,8 @@ def test_kernel_batched(kernel, share):
     g = torch.Generator(device="cuda").manual_seed(11)
     a, b = _operands(kernel, m, n, k, l=l, g=g, share=share)
     c = rand((l, m, n), cd, "cuda", g)
-    path = _C.explain(a, b, c, 1.0, 1.0, cd)
-    assert path == f"kernel: {kernel['name']}", path
     poison_next_alloc((l, m, n), cd, "cuda")
-    d = gemm_axpby(a, b, c, alpha=0.5, beta=-1.0, out_dtype=cd)
+    d = _run(kernel, a, b, c, 0.5, -1.0, cd)
     assert_close(d, reference(a, b, c, 0.5, -1.0), TOL[cd], f"{kernel['name']} share={share}")
 
 
@@ -96,10 +96,25 @@ def test_kernel_nan_inf_propagate_like_addmm(kernel):
     a, b = _operands(kernel, 256, 256, 128, g=g)
     a[3, 5] = math.nan
     b[7, 9] = math.inf
-    d = gemm_axpby(a, b, out_dtype=cd).float()
+    d = _run(kernel, a, b, None, 1.0, 0.0, cd).float()
     e = torch.mm(a.float(), b.float())
     assert torch.equal(torch.isnan(d), torch.isnan(e))
     assert torch.equal(torch.isinf(d), torch.isinf(e))
+
+
+@pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
+def test_op_routes_to_a_kernel_of_the_right_family(kernel):
+    """The public op takes a compiled kernel for every aligned layout/type a kernel exists for,
+    and gives the kernel's answer."""
+    cd = DT[kernel["cd"]]
+    g = torch.Generator(device="cuda").manual_seed(12)
+    a, b = _operands(kernel, 512, 384, 256, g=g)
+    c = rand((512, 384), cd, "cuda", g)
+    path = _C.explain(a, b, c, 1.0, 1.0, cd)
+    tag = "_".join(kernel["name"].split("_")[:5])  # sm90_bf16_bf16_ak_bmn
+    assert path.startswith(f"kernel: {tag}_"), path
+    d = gemm_axpby(a, b, c, beta=1.0, out_dtype=cd)
+    assert_close(d, reference(a, b, c, 1.0, 1.0), TOL[cd])
 
 
 def test_fallback_is_correct_and_warns_once_with_reason():

@@ -6,13 +6,15 @@ import subprocess
 import sys
 
 import pytest
+import torch
 
 from blackwell_ops import _C
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-import check_sass  # noqa: E402
 import generate_kernels  # noqa: E402
+
+from blackwell_ops import sass  # noqa: E402
 
 try:
     from blackwell_ops import _build_config as build
@@ -71,30 +73,47 @@ def test_sass_features_of_compiled_kernels():
         if os.environ.get("BW_REQUIRE_KERNELS") == "1":
             pytest.fail("BW_REQUIRE_KERNELS=1 but this build has no CUDA kernels")
         pytest.skip("CPU-only build (no nvcc): no kernels to disassemble")
-    cuobjdump = check_sass.find_cuobjdump()
-    if cuobjdump is None:
+    if sass.find_cuobjdump() is None:
         if os.environ.get("BW_REQUIRE_KERNELS") == "1":
             pytest.fail("BW_REQUIRE_KERNELS=1 but cuobjdump was not found")
         pytest.skip("cuobjdump not found")
-    objects = [check_sass.KERNEL_DIR / f"{name}.o" for name in build.KERNELS]
-    missing = [o for o in objects if not o.exists()]
+    missing = [n for n in build.KERNELS if not (sass.KERNEL_DIR / f"{n}.o").exists()]
     if missing:
         pytest.skip(f"kernel objects not in build/kernels (installed from a wheel?): {missing[0]}")
-    failures = []
-    for obj in objects:
-        ok, line = check_sass.check_object(obj, cuobjdump)
-        print(line)
-        if not ok:
-            failures.append(line)
-    assert not failures, "\n".join(failures)
+    ok, lines = sass.report(build.KERNELS)
+    print("\n".join(lines))
+    assert ok, "\n".join(lines)
 
 
 def test_sass_requirements_follow_the_config():
-    ks = {k.name: k for k in generate_kernels.KERNELS}
-    sm90 = next(k for k in ks.values() if k.arch == 90)
-    sm100 = next(k for k in ks.values() if k.arch == 100 and k.schedule == "2sm")
-    assert "UTMALDG.MULTICAST" in check_sass.requirements(sm90)
-    req = check_sass.requirements(sm100)
+    table = {k["name"]: k for k in _C.kernel_table()}
+    sm90 = next(k for k in table.values() if k["arch"] == 90)
+    two = next(k for k in table.values() if k["schedule"] == "sm100_2sm")
+    one = next(k for k in table.values() if k["schedule"] == "sm100_1sm")
+    assert "UTMALDG.MULTICAST" in sass.requirements(sm90)
+    req = sass.requirements(two)
     for feature in ("UTC*MMA.2CTA", "UTMALDG.2CTA", "UTMALDG.MULTICAST.2CTA",
                     "UTCBAR.2CTA.MULTICAST", "UTCATOMSWS.2CTA", "LDTM", "UGETNEXTWORKID"):
         assert feature in req, feature
+    req = sass.requirements(one)
+    assert "UTC*MMA" in req and "UTMALDG.MULTICAST" in req and "UTCBAR.2CTA.MULTICAST" not in req
+
+
+def test_sass_check_can_fail(tmp_path):
+    """An sm90 object checked against an sm100 config must fail (missing features, wrong arch)."""
+    if build is None or not build.CUDA_KERNELS or sass.find_cuobjdump() is None:
+        pytest.skip("needs compiled kernels and cuobjdump")
+    table = {k["name"]: k for k in _C.kernel_table()}
+    sm90_obj = next((sass.KERNEL_DIR / f"{n}.o" for n in build.KERNELS if n.startswith("sm90_")),
+                    None)
+    if sm90_obj is None or not sm90_obj.exists():
+        pytest.skip("no sm90 kernel object")
+    two = next(k for k in table.values() if k["schedule"] == "sm100_2sm")
+    ok, line = sass.check_object(sm90_obj, two, sass.find_cuobjdump())
+    assert not ok and "FAIL" in line
+
+
+def test_run_kernel_refuses_bad_requests():
+    a = torch.randn(8, 8)
+    with pytest.raises(RuntimeError, match="CUDA device|no CUDA kernels"):
+        _C.run_kernel(a, a, None, 1.0, 0.0, None, "sm90_no_such_kernel", False)

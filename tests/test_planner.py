@@ -90,3 +90,22 @@ def test_compiled_table_only_offers_compiled_kernels():
         assert name is None or name in compiled
         if not any(k.startswith(f"sm{arch}_") for k in compiled):
             assert "no sm_" in why
+
+
+@pytest.mark.parametrize("m,schedule", [(1, "1sm"), (64, "1sm"), (128, "1sm"), (129, "2sm"),
+                                        (4096, "2sm")])
+@pytest.mark.parametrize("b_major", ["K", "MN"])
+def test_sm100_small_m_takes_a_1sm_kernel(m, schedule, b_major):
+    name, why = plan(100, m=m, b_major=b_major)
+    assert name is not None, why
+    assert f"_{schedule}_" in name, name
+
+
+def test_sm100_small_m_without_a_1sm_kernel_takes_2sm():
+    name, _ = plan(100, m=64, a_major="MN")  # no 1-SM kernel for an M-major a
+    assert name is not None and "_2sm_" in name
+
+
+def test_sm90_ignores_the_sm100_rule():
+    name, _ = plan(90, m=64)
+    assert name.startswith("sm90_") and "_coop_" in name

@@ -56,6 +56,7 @@ class Kernel:
     schedule: str
     preset: str                  # smallest preset holding this kernel
     preferred_cluster: tuple[int, int] = (0, 0)
+    fallback_cluster: tuple[int, int] = (0, 0)  # run-time cluster: used when preferred won't fit
     epilogue: str = "Axpby"
 
     @property
@@ -75,9 +76,15 @@ class Kernel:
         assert self.ab in ("f16", "bf16") and self.cd in DTYPES, self.name
         assert self.cd in (self.ab, "f32"), f"{self.name}: C/D is the input type or f32"
         if self.cluster == (0, 0):
-            assert self.arch == 100 and self.preferred_cluster[0] % 2 == 0, self.name
+            pm, pn = self.preferred_cluster
+            fm, fn = self.fallback_cluster
+            assert self.arch == 100 and fm and fn and pm % fm == 0 and pn % fn == 0, self.name
         if self.schedule == "2sm":
-            assert self.tile[0] == 256 and (self.cluster[0] % 2 == 0), self.name
+            assert self.tile[0] == 256, self.name
+            assert (self.cluster == (0, 0) and self.fallback_cluster[0] % 2 == 0
+                    or self.cluster[0] % 2 == 0), f"{self.name}: 2-SM needs CTA pairs along M"
+        if self.schedule == "1sm":
+            assert self.tile[0] in (64, 128), self.name
 
 
 def _family(arch, preset, dtype_pairs, majors, **cfg):
@@ -90,10 +97,16 @@ def _family(arch, preset, dtype_pairs, majors, **cfg):
 #   match cuBLAS torch.mm at 8192^3 bf16 and beat torch.addmm 1.2-1.3x at 4096x4096x(512-1024).
 #   Cluster 2x1 multicasts each B tile to the two CTAs that share it.
 # - sm100 256x128x64 2-SM MMA over a CTA pair, run-time cluster 4x1 preferred (two pairs, so A
-#   and B tiles are multicast) with CUTLASS's 2x1 fallback. Untuned: no Blackwell GPU here.
+#   and B tiles are multicast) with a 2x1 fallback (one pair). Untuned: no Blackwell GPU here.
+# - sm100 128x128x64 1-SM MMA for M <= 128, where a 256-row 2-SM tile would be at least half
+#   empty; run-time cluster 1x2 preferred (the CTAs along N share, and multicast, the A tile),
+#   1x1 fallback.
 # The ci preset holds one kernel per arch, the layout of contiguous a @ contiguous b.
 _SM90_BIG = dict(tile=(128, 256, 64), cluster=(2, 1), schedule="coop")
-_SM100_BIG = dict(tile=(256, 128, 64), cluster=(0, 0), preferred_cluster=(4, 1), schedule="2sm")
+_SM100_BIG = dict(tile=(256, 128, 64), cluster=(0, 0), preferred_cluster=(4, 1),
+                  fallback_cluster=(2, 1), schedule="2sm")
+_SM100_SMALL_M = dict(tile=(128, 128, 64), cluster=(0, 0), preferred_cluster=(1, 2),
+                      fallback_cluster=(1, 1), schedule="1sm")
 _ALL_MAJORS = [("k", "k"), ("k", "mn"), ("mn", "k"), ("mn", "mn")]
 
 KERNELS: list[Kernel] = [
@@ -104,6 +117,9 @@ KERNELS: list[Kernel] = [
     *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
       for k in (_family(arch, "default", [("bf16", "bf16"), ("f16", "f16")], _ALL_MAJORS, **cfg)
                 + _family(arch, "default", [("f16", "f32")], [("k", "k"), ("k", "mn")], **cfg))],
+    # default, sm100: 1-SM kernels for small M in the forward layouts (x @ W.T and x @ W).
+    *_family(100, "default", [("bf16", "bf16"), ("f16", "f16")], [("k", "k"), ("k", "mn")],
+             **_SM100_SMALL_M),
     # all: fp32 output in every majorness for both input types.
     *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
       for k in _family(arch, "all", [("f16", "f32"), ("bf16", "f32")], _ALL_MAJORS, **cfg)],
@@ -144,8 +160,9 @@ def render_kernel(k: Kernel) -> str:
         alias = f"bw::gemm::sm90::Gemm<{targs}>"
     else:
         include = "gemm/sm100/gemm_sm100.cuh"
+        fm, fn = k.fallback_cluster
         targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
-                 f" {pm}, {pn}, {sched}, bw::gemm::Epilogue::{k.epilogue}")
+                 f" {pm}, {pn}, {fm}, {fn}, {sched}, bw::gemm::Epilogue::{k.epilogue}")
         alias = f"bw::gemm::sm100::Gemm<{targs}>"
     return (HEADER + f"// Kernel: {k.name} (presets: {' '.join(k.presets)})\n"
             f'#include "{include}"\n\n'
@@ -158,7 +175,7 @@ def config_initializer(k: Kernel) -> str:
     return ", ".join([
         f'"{k.name}"', str(k.arch), q(DTYPES[k.ab][1]), q(DTYPES[k.cd][1]),
         q(MAJORS[k.a_major]), q(MAJORS[k.b_major]), *map(str, k.tile), *map(str, k.cluster),
-        *map(str, k.preferred_cluster), q(SCHEDULES[k.schedule][2]),
+        *map(str, k.preferred_cluster), *map(str, k.fallback_cluster), q(SCHEDULES[k.schedule][2]),
         q(f"Epilogue::{k.epilogue}"), '"' + " ".join(k.presets) + '"'])
 
 

@@ -68,11 +68,15 @@ std::string kernel_precondition_failure(const GemmArgs& g) {
 //     addresses and strides; the problem shape is 32-bit.
 //  3. Exact match on (input type, output type, A majorness, B majorness): a kernel never copies
 //     or transposes an input.
-//  4. Among matches, the first in table order. Today each (arch, types, layout) has one config:
-//     sm90 128x256x64 cooperative cluster 2x1 (measured on the H200, 2026-11-30, to match cuBLAS
-//     at 8192^3 bf16 and beat torch.addmm 1.2-1.3x at 4096x4096x512-1024); sm100 256x128x64
-//     2-SM with a run-time 4x1 cluster (unmeasured: no Blackwell GPU). Shape-aware rules (small M,
-//     shallow K, stream-K) belong here once kernels for them exist (issue 3).
+//  4. sm100: M <= 128 prefers a 1-SM kernel, since a 256-row 2-SM MMA tile would be at least half
+//     empty; larger M prefers 2-SM (each CTA pair shares B, halving its load per SM). Reasoned
+//     from the tile shapes, not measured: no Blackwell GPU here.
+//  5. Among the remaining matches, the first in table order. Each (arch, types, layout) has one
+//     config per schedule: sm90 128x256x64 cooperative cluster 2x1 (on the H200, 2026-11-30:
+//     0.98-1.07x the best of cuBLAS and torch.compile at 8192^3, 1.20-1.32x at shallow K, 0.5x at
+//     M <= 128 — benchmarks/results/h200/); sm100 256x128x64 2-SM with a run-time 4x1 cluster and
+//     128x128x64 1-SM with a run-time 1x2 cluster (both unmeasured). Small-M, stream-K and
+//     ping-pong rules for sm90 come with their kernels.
 Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConfig*>& candidates) {
   Plan p;
   std::ostringstream why;
@@ -92,14 +96,17 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
   }
   p.reason = kernel_precondition_failure(g);
   if (!p.reason.empty()) return p;
+  const bool want_1sm = device_arch == 100 && g.m <= 128;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const KernelConfig& k = *candidates[i];
     if (k.arch == device_arch && k.ab == g.ab && k.cd == g.d_dtype && k.a_major == g.a_major &&
         k.b_major == g.b_major) {
-      p.index = static_cast<int>(i);
-      return p;
+      const bool preferred = (k.schedule == Schedule::Sm100_1Sm) == want_1sm;
+      if (p.index < 0 || preferred) p.index = static_cast<int>(i);
+      if (preferred) return p;
     }
   }
+  if (p.index >= 0) return p;
   why << "no compiled sm_" << device_arch << "a kernel for " << dtype_name(g.ab) << " -> "
       << dtype_name(g.d_dtype) << " with a " << major_name(g.a_major) << "-major and b "
       << major_name(g.b_major) << "-major (build with BW_KERNELS=all for every layout)";

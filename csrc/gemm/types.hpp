@@ -45,6 +45,7 @@ struct KernelConfig {
   int tile_m, tile_n, tile_k;
   int cluster_m, cluster_n;                    // 0 x 0: sized at run time (sm100 only)
   int preferred_cluster_m, preferred_cluster_n;  // run-time cluster shape when cluster is 0 x 0
+  int fallback_cluster_m, fallback_cluster_n;    // ... and where the preferred one does not fit
   Schedule schedule;
   Epilogue epilogue;
   const char* presets;  // space-separated kernel-set presets holding this kernel

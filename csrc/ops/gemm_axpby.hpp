@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 
 #include <optional>
+#include <tuple>
 #include <string>
 
 namespace bw::ops {
@@ -42,6 +43,15 @@ at::Tensor gemm_axpby_composite(const at::Tensor& a, const at::Tensor& b,
 std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
                                const std::optional<at::Tensor>& c, double alpha, double beta,
                                std::optional<at::ScalarType> out_dtype);
+
+// Runs the compiled kernel `kernel_name` on these arguments, bypassing the planner: with
+// launch == false only its host steps (can_implement, workspace, Params with TMA descriptors), so a
+// GPU can exercise the host path of another arch's kernels (sm100 on Hopper). Returns ("ok: ...",
+// D or an undefined tensor) or (what failed, undefined). For tests; CUDA builds only.
+std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
+    const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c, double alpha,
+    double beta, std::optional<at::ScalarType> out_dtype, const std::string& kernel_name,
+    bool launch);
 
 // "torch.float16" etc., as Python prints a dtype.
 std::string dtype_str(at::ScalarType t);

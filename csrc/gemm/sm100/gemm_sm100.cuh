@@ -20,18 +20,18 @@ struct TwoSm {
   using Epilogue = cutlass::epilogue::TmaWarpSpecialized2Sm;
 };
 
-// CM x CN == 0 x 0 selects a cluster shape chosen at launch: PM x PN preferred, 2 x 1 fallback
-// (CUTLASS's preferred-cluster feature), so the kernel fills the GPU whatever its SM count and
-// multicasts A and B across the pairs of the cluster.
+// CM x CN == 0 x 0 selects a cluster shape chosen at launch: PM x PN preferred, FM x FN where
+// the preferred shape does not fit (CUTLASS's preferred-cluster feature), so the kernel fills the
+// GPU whatever its SM count and multicasts A and B across the cluster.
 template <int CM, int CN>
 using ClusterShape = std::conditional_t<CM == 0, cute::Shape<int, int, cute::_1>,
                                         cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>>;
 
 template <class ElementAB, class ElementCD, Major A, Major B, int TM, int TN, int TK, int CM, int CN,
-          int PM, int PN, class Sched, Epilogue Epi>
+          int PM, int PN, int FM, int FN, class Sched, Epilogue Epi>
 using Gemm = CutlassGemm<cutlass::arch::Sm100, ElementAB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          ClusterShape<CM, CN>,
-                         typename Sched::Mainloop, typename Sched::Epilogue, Epi, PM, PN>;
+                         typename Sched::Mainloop, typename Sched::Epilogue, Epi, PM, PN, FM, FN>;
 
 }  // namespace bw::gemm::sm100

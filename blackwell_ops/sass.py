@@ -1,0 +1,128 @@
+"""Proof from the SASS that each compiled kernel uses the hardware features its config promises.
+
+Used by `tools/check_sass.py` (CI) and `python -m blackwell_ops.info --sass`. For each kernel
+object (build/kernels/<kernel>.o, written by setup.py) it disassembles with cuobjdump and checks the
+instructions the kernel's config implies (DESIGN.md's evidence table):
+
+  sm90:  HGMMA (wgmma), UTMALDG (TMA load), UTMALDG...MULTICAST when the cluster has > 1 CTA,
+         UTMASTG (TMA store)
+  sm100: UTC*MMA.2CTA (2-SM tcgen05 MMA), UTMALDG...2CTA, UTMALDG...MULTICAST...2CTA when the
+         cluster holds more than one CTA pair or is sized at run time, UTCBAR.2CTA.MULTICAST,
+         UTCATOMSWS.2CTA (2-CTA TMEM allocation), LDTM (tcgen05.ld), UGETNEXTWORKID (CLC
+         persistent scheduler), UTMASTG; 1-SM kernels the same without .2CTA (multicast when the
+         cluster is sized at run time or holds more than one CTA)
+  both:  no local memory: no LDL/STL, and cuobjdump's resource usage says LOCAL:0 and STACK:0
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+KERNEL_DIR = ROOT / "build" / "kernels"
+FORBIDDEN = {"LDL": r"\bLDL(\.|\s)", "STL": r"\bSTL(\.|\s)"}
+
+
+def find_cuobjdump() -> str | None:
+    """$CUOBJDUMP, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, or the copy Triton ships."""
+    cands = [os.environ.get("CUOBJDUMP"), shutil.which("cuobjdump")]
+    if os.environ.get("CUDA_HOME"):
+        cands.append(os.path.join(os.environ["CUDA_HOME"], "bin", "cuobjdump"))
+    cands.append("/usr/local/cuda/bin/cuobjdump")
+    try:
+        import triton
+        cands.append(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin",
+                                  "cuobjdump"))
+    except ImportError:
+        pass
+    return next((c for c in cands if c and os.path.isfile(c) and os.access(c, os.X_OK)), None)
+
+
+def requirements(k: dict) -> dict[str, str]:
+    """feature label -> regex over SASS that must match at least once, for a kernel config
+    (a dict as blackwell_ops._C.kernel_table() returns)."""
+    cluster = tuple(k["cluster"])
+    if k["arch"] == 90:
+        req = {"HGMMA": r"\bHGMMA\.", "UTMALDG": r"\bUTMALDG\.", "UTMASTG": r"\bUTMASTG\."}
+        if cluster[0] * cluster[1] > 1:
+            req["UTMALDG.MULTICAST"] = r"\bUTMALDG\.\S*MULTICAST"
+        return req
+    two = k["schedule"] == "sm100_2sm"
+    sfx, tag = (r"\S*\.2CTA", ".2CTA") if two else ("", "")
+    req = {
+        "UTC*MMA" + tag: r"\bUTC[A-Z]*MMA" + sfx,
+        "UTMALDG" + tag: r"\bUTMALDG" + sfx,
+        "LDTM": r"\bLDTM\b",
+        "UTCATOMSWS" + tag: r"\bUTCATOMSWS" + (r"\.2CTA" if two else ""),
+        "UGETNEXTWORKID": r"\bUGETNEXTWORKID\b",
+        "UTMASTG": r"\bUTMASTG\.",
+    }
+    if two:
+        req["UTCBAR.2CTA.MULTICAST"] = r"\bUTCBAR\.2CTA\.MULTICAST"
+    units = (cluster[0] // (2 if two else 1)) * cluster[1]
+    if cluster == (0, 0) or units > 1:
+        req["UTMALDG.MULTICAST" + tag] = r"\bUTMALDG\.\S*MULTICAST" + sfx
+    return req
+
+
+def check_object(path: pathlib.Path, k: dict, cuobjdump: str) -> tuple[bool, str]:
+    """(all features present and no local memory, one-line report)."""
+    name = k["name"]
+    if not path.exists():
+        return False, f"FAIL {name}: no object at {path}"
+    sass = subprocess.run([cuobjdump, "--dump-sass", str(path)], check=True,
+                          capture_output=True, text=True).stdout
+    res = subprocess.run([cuobjdump, "--dump-resource-usage", str(path)], check=True,
+                         capture_output=True, text=True).stdout
+    arch = f"sm_{k['arch']}a"
+    if f"arch = {arch}" not in sass:
+        return False, f"FAIL {name}: no {arch} SASS in the object"
+    parts, ok = [], True
+    other = set(re.findall(r"arch = (sm_\w+)", sass)) - {arch}
+    if other:
+        ok = False
+        parts.append(f"also compiled for {sorted(other)}")
+    for label, rx in requirements(k).items():
+        n = len(re.findall(rx, sass))
+        ok &= n > 0
+        parts.append(f"{label}={n}" + ("" if n else " MISSING"))
+    for label, rx in FORBIDDEN.items():
+        n = len(re.findall(rx, sass))
+        ok &= n == 0
+        parts.append(f"{label}={n}" + (" FORBIDDEN" if n else ""))
+    usage = re.findall(r"REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)", res)
+    if not usage:
+        ok = False
+        parts.append("no resource usage")
+    for reg, stack, _, local in usage:
+        bad = int(stack) or int(local)
+        ok &= not bad
+        parts.append(f"REG={reg} STACK={stack} LOCAL={local}" + (" SPILLS" if bad else ""))
+    return ok, f"{'ok  ' if ok else 'FAIL'} {name}: " + " ".join(parts)
+
+
+def report(names=None) -> tuple[bool, list[str]]:
+    """Checks the compiled kernels (or `names`); returns (all ok, report lines)."""
+    from blackwell_ops import _C
+    table = {k["name"]: k for k in _C.kernel_table()}
+    names = names if names is not None else [k["name"] for k in _C.compiled_kernels()]
+    if not names:
+        return False, ["no compiled kernels in this build (built without nvcc?)"]
+    cuobjdump = find_cuobjdump()
+    if cuobjdump is None:
+        return False, ["cuobjdump not found (set CUOBJDUMP, or install torch with Triton)"]
+    lines, all_ok = [], True
+    for name in names:
+        if name not in table:
+            all_ok = False
+            lines.append(f"FAIL {name}: not in the kernel table")
+            continue
+        ok, line = check_object(KERNEL_DIR / f"{name}.o", table[name], cuobjdump)
+        all_ok &= ok
+        lines.append(line)
+    lines.append(f"{len(names)} kernels checked: "
+                 f"{'all features present' if all_ok else 'FAILURES'}")
+    return all_ok, lines
