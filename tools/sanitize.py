@@ -77,7 +77,7 @@ def parse_regex(text: str) -> re.Pattern:
 
 
 def parse_tools(text: str) -> list[str]:
-    tools = [t for t in re.split(r"[,\s]+", text) if t]
+    tools = list(dict.fromkeys(t for t in re.split(r"[,\s]+", text) if t))
     bad = [t for t in tools if t not in TOOLS]
     if bad or not tools:
         raise argparse.ArgumentTypeError(f"unknown tool(s) {bad or text!r}; choose from "
