@@ -78,6 +78,17 @@ SUITES: dict[str, list[Case]] = {
                 + FP16_FP32 + NO_C
                 + [c for c in TRANSFORMER if c.group in ("llama8b.up", "llama8b.down")
                    and c.m in (128, 8192 // 2, 16384)]),
+    # benchmarks/tune.py: every kernel and schedule on the nn.Linear layout ("kk"), over the
+    # default suite's shapes plus the mid and small sizes the planner must also cover.
+    "tune": list({(c.m, c.n, c.k, c.l, c.dtype, c.out_dtype, c.with_c):
+                  dataclasses.replace(c, layout="kk", group="tune")
+                  for c in (SEED + SQUARE[:4] + SHALLOW_K + SKINNY_M + BATCHED + ODD[:1] + FP16_FP32
+                            + NO_C[:1]
+                            + _cases("mlp", [(8192, 14336, 4096), (8192, 4096, 14336),
+                                             (2048, 2048, 2048), (512, 512, 512)])
+                            + [c for c in TRANSFORMER if c.group in ("llama8b.up", "llama8b.down",
+                                                                     "llama8b.qkv")
+                               and c.m in (16, 128, 1024, 4096)])}.values()),
     "seed": SEED, "square": SQUARE, "transformer": TRANSFORMER, "batched": BATCHED,
     "shallow_k": SHALLOW_K, "skinny_m": SKINNY_M, "odd": ODD, "layouts": LAYOUTS,
     # Tiny problems for the CPU mode (CI tests the harness end to end with these).

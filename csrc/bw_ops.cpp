@@ -37,7 +37,8 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
 
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const at::Tensor&, const at::Tensor&, const std::optional<at::Tensor>&, double, double,
-    std::optional<at::ScalarType>, const std::string& kernel_name, bool) {
+    std::optional<at::ScalarType>, const std::string& kernel_name, bool,
+    const gemm::SchedulerArgs*) {
   TORCH_CHECK(false, "run_kernel: this build has no CUDA kernels (no ", kernel_name, ")");
 }
 #endif

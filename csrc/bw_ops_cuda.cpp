@@ -133,6 +133,7 @@ Route route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Te
     return r;
   }
   const KernelEntry* entry = gemm::compiled_kernels()[p.index];
+  r.args.sched = p.sched;
   gemm::Status st = entry->ops.can_implement(r.args);
   if (!st.ok) {
     r.reason = std::string(entry->config.name) + " rejected the problem: " + st.message;
@@ -207,7 +208,7 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c, double alpha,
     double beta, std::optional<at::ScalarType> out_dtype, const std::string& kernel_name,
-    bool launch) {
+    bool launch, const gemm::SchedulerArgs* sched) {
   const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
   TORCH_CHECK(a.is_cuda(), "run_kernel: tensors must be on a CUDA device");
   const c10::cuda::CUDAGuard guard(a.device());
@@ -229,6 +230,7 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
   if (launch && device_arch(a) != k.arch) {
     return {"wrong arch: the kernel is sm_" + std::to_string(k.arch) + "a", at::Tensor()};
   }
+  g.sched = sched ? *sched : gemm::schedule_for(g, k);
   gemm::Status st = entry->ops.can_implement(g);
   if (!st.ok) return {"can_implement: " + st.message, at::Tensor()};
   const size_t ws_bytes = entry->ops.workspace_size(g);

@@ -26,6 +26,7 @@ py::dict config_dict(const KernelConfig& k) {
   d["preferred_cluster"] = py::make_tuple(k.preferred_cluster_m, k.preferred_cluster_n);
   d["fallback_cluster"] = py::make_tuple(k.fallback_cluster_m, k.fallback_cluster_n);
   d["schedule"] = schedule_name(k.schedule);
+  d["scheduler"] = scheduler_name(k.scheduler);
   d["presets"] = k.presets;
   return d;
 }
@@ -48,7 +49,8 @@ Major parse_major(const std::string& s) {
 // problem: m, n, k, l, ab, d (dtype names), optional c (dtype name; absent = no c), a_major,
 // b_major, and optional per-operand {"ptr", "ld", "batch"} overrides; defaults describe
 // contiguous operands at 256-byte-aligned addresses. table: "compiled" or "all".
-py::tuple plan_py(py::dict problem, int device_arch, const std::string& table) {
+py::tuple plan_py(py::dict problem, int device_arch, const std::string& table,
+                  bool with_schedule) {
   GemmArgs g;
   g.m = problem["m"].cast<int64_t>();
   g.n = problem["n"].cast<int64_t>();
@@ -88,6 +90,16 @@ py::tuple plan_py(py::dict problem, int device_arch, const std::string& table) {
   }
   Plan p = plan(g, device_arch, candidates);
   if (p.index < 0) return py::make_tuple(py::none(), p.reason);
+  if (with_schedule) {
+    py::dict s;
+    s["decomposition"] = decomposition_name(p.sched.decomposition);
+    s["splits"] = p.sched.splits;
+    s["raster"] = p.sched.raster == Raster::AlongM   ? "along_m"
+                  : p.sched.raster == Raster::AlongN ? "along_n"
+                                                     : "heuristic";
+    s["swizzle"] = p.sched.swizzle;
+    return py::make_tuple(std::string(candidates[p.index]->name), std::string(), s);
+  }
   return py::make_tuple(std::string(candidates[p.index]->name), std::string());
 }
 
@@ -108,10 +120,45 @@ std::string explain_py(const at::Tensor& a, const at::Tensor& b, py::object c, d
                                      optional_dtype(out_dtype));
 }
 
+// {"decomposition": "heuristic"|"data_parallel"|"split_k"|"stream_k", "splits": int,
+//  "raster": "heuristic"|"along_m"|"along_n", "swizzle": int}; missing keys keep their defaults.
+SchedulerArgs parse_schedule(const py::dict& o) {
+  SchedulerArgs s;
+  for (auto item : o) {
+    const auto key = item.first.cast<std::string>();
+    if (key == "decomposition") {
+      const auto v = item.second.cast<std::string>();
+      bool found = false;
+      for (Decomposition d : {Decomposition::Heuristic, Decomposition::DataParallel,
+                              Decomposition::SplitK, Decomposition::StreamK}) {
+        if (v == decomposition_name(d)) { s.decomposition = d; found = true; }
+      }
+      if (!found) throw py::value_error("schedule['decomposition']: unknown '" + v + "'");
+    } else if (key == "splits") {
+      s.splits = item.second.cast<int>();
+    } else if (key == "raster") {
+      const auto v = item.second.cast<std::string>();
+      if (v == "heuristic") s.raster = Raster::Heuristic;
+      else if (v == "along_m") s.raster = Raster::AlongM;
+      else if (v == "along_n") s.raster = Raster::AlongN;
+      else throw py::value_error("schedule['raster']: unknown '" + v + "'");
+    } else if (key == "swizzle") {
+      s.swizzle = item.second.cast<int>();
+    } else {
+      throw py::value_error("schedule: unknown key '" + key + "'");
+    }
+  }
+  return s;
+}
+
 py::tuple run_kernel_py(const at::Tensor& a, const at::Tensor& b, py::object c, double alpha,
-                        double beta, py::object out_dtype, const std::string& kernel, bool launch) {
+                        double beta, py::object out_dtype, const std::string& kernel, bool launch,
+                        py::object schedule) {
+  std::optional<SchedulerArgs> sched;
+  if (!schedule.is_none()) sched = parse_schedule(schedule.cast<py::dict>());
   auto [message, d] = bw::ops::run_kernel_gemm_axpby(a, b, optional_tensor(c), alpha, beta,
-                                                     optional_dtype(out_dtype), kernel, launch);
+                                                     optional_dtype(out_dtype), kernel, launch,
+                                                     sched ? &*sched : nullptr);
   return py::make_tuple(message, d.defined() ? py::cast(d) : py::none());
 }
 
@@ -143,9 +190,13 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "Which path torch.ops.bw.gemm_axpby takes for these arguments, and why.");
   m.def("run_kernel", &run_kernel_py, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"),
         py::arg("beta"), py::arg("out_dtype"), py::arg("kernel"), py::arg("launch"),
+        py::arg("schedule") = py::none(),
         "Run one named compiled kernel, bypassing the planner; launch=False runs only its host "
-        "steps (a dry run, for another arch's kernels). Returns (message, D or None). For tests.");
+        "steps (a dry run, for another arch's kernels). schedule: a dict overriding the "
+        "planner's run-time scheduling. Returns (message, D or None). For tests and tuning.");
   m.def("_warn_once", &bw::ops::warn_once, py::arg("message"),
         "The one-time warning the ops use (exposed for tests).");
-  m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled");
+  m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled",
+        py::arg("with_schedule") = false,
+        "The planner's choice: (kernel name or None, reason) [+ the run-time schedule dict].");
 }

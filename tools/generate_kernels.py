@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import fnmatch
 import pathlib
 import sys
 
@@ -42,6 +43,11 @@ SCHEDULES = {
     "2sm": (100, "bw::gemm::sm100::TwoSm", "Schedule::Sm100_2Sm"),
 }
 MAJORS = {"k": "Major::K", "mn": "Major::MN"}
+TILE_SCHEDULERS = {
+    # name: (C++ tile scheduler tag, KernelConfig enumerator, kernel-name suffix)
+    "persistent": ("void", "TileScheduler::Persistent", ""),
+    "streamk": ("cutlass::gemm::StreamKScheduler", "TileScheduler::StreamK", "_sk"),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,13 +64,15 @@ class Kernel:
     preferred_cluster: tuple[int, int] = (0, 0)
     fallback_cluster: tuple[int, int] = (0, 0)  # run-time cluster: used when preferred won't fit
     epilogue: str = "Axpby"
+    scheduler: str = "persistent"  # or "streamk" (sm90 cooperative): split-K/stream-K per call
 
     @property
     def name(self) -> str:
         t = "x".join(map(str, self.tile))
         c = "dyn%dx%d" % self.preferred_cluster if self.cluster == (0, 0) else "%dx%d" % self.cluster
+        sk = TILE_SCHEDULERS[self.scheduler][2]
         return (f"sm{self.arch}_{self.ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
-                f"_{t}_c{c}_{self.schedule}_{self.epilogue.lower()}")
+                f"_{t}_c{c}_{self.schedule}{sk}_{self.epilogue.lower()}")
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -85,6 +93,8 @@ class Kernel:
                     or self.cluster[0] % 2 == 0), f"{self.name}: 2-SM needs CTA pairs along M"
         if self.schedule == "1sm":
             assert self.tile[0] in (64, 128), self.name
+        if self.scheduler == "streamk":
+            assert self.schedule == "coop", f"{self.name}: CUTLASS's stream-K is sm90 cooperative only"
 
 
 def _family(arch, preset, dtype_pairs, majors, **cfg):
@@ -108,6 +118,18 @@ _SM100_BIG = dict(tile=(256, 128, 64), cluster=(0, 0), preferred_cluster=(4, 1),
 _SM100_SMALL_M = dict(tile=(128, 128, 64), cluster=(0, 0), preferred_cluster=(1, 2),
                       fallback_cluster=(1, 1), schedule="1sm")
 _ALL_MAJORS = [("k", "k"), ("k", "mn"), ("mn", "k"), ("mn", "mn")]
+# sm90 candidates: the stream-K scheduler (data-parallel, split-K or stream-K chosen per call) on
+# cooperative tiles of two shapes and cluster orientations; ping-pong (one consumer warp group per
+# tile, the two overlapping epilogue and MMA) on smaller tiles for small M and mid-size problems.
+_SM90_CANDIDATES = [
+    dict(tile=(128, 256, 64), cluster=(2, 1), schedule="coop", scheduler="streamk"),
+    dict(tile=(128, 256, 64), cluster=(1, 2), schedule="coop", scheduler="streamk"),
+    dict(tile=(256, 128, 64), cluster=(2, 1), schedule="coop", scheduler="streamk"),
+    dict(tile=(128, 128, 64), cluster=(2, 1), schedule="coop", scheduler="streamk"),
+    dict(tile=(128, 128, 64), cluster=(1, 2), schedule="pingpong"),
+    dict(tile=(64, 128, 64), cluster=(1, 2), schedule="pingpong"),
+    dict(tile=(64, 256, 64), cluster=(1, 2), schedule="pingpong"),
+]
 
 KERNELS: list[Kernel] = [
     Kernel(arch=90, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="ci", **_SM90_BIG),
@@ -120,6 +142,11 @@ KERNELS: list[Kernel] = [
     # default, sm100: 1-SM kernels for small M in the forward layouts (x @ W.T and x @ W).
     *_family(100, "default", [("bf16", "bf16"), ("f16", "f16")], [("k", "k"), ("k", "mn")],
              **_SM100_SMALL_M),
+    # all: sm90 tuning candidates in the nn.Linear layout (x @ W.T), measured against
+    # each other by benchmarks/tune.py; the planner's sm90 rules come from that sweep.
+    *[Kernel(arch=90, ab=ab, cd=cd, a_major="k", b_major="k", preset="all", **cfg)
+      for ab, cd, cfgs in (("bf16", "bf16", _SM90_CANDIDATES), ("f16", "f32", _SM90_CANDIDATES[::3]))
+      for cfg in cfgs],
     # all: fp32 output in every majorness for both input types.
     *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
       for k in _family(arch, "all", [("f16", "f32"), ("bf16", "f32")], _ALL_MAJORS, **cfg)],
@@ -131,11 +158,24 @@ for _k in KERNELS:
 KERNELS = sorted(_seen.values(), key=lambda k: k.name)
 
 
-def select(preset: str, archs) -> list[Kernel]:
-    """The kernels a build of `preset` for `archs` (ints, e.g. [90, 100]) compiles."""
-    if preset not in PRESETS:
-        raise ValueError(f"kernel preset {preset!r} is not one of {PRESETS}")
-    return [k for k in KERNELS if preset in k.presets and k.arch in archs]
+def select(spec: str, archs) -> list[Kernel]:
+    """The kernels a build of `spec` for `archs` (ints, e.g. [90, 100]) compiles.
+
+    spec: a preset name, or a comma-separated list of preset names and kernel-name globs (e.g.
+    "ci,sm90_bf16_bf16_ak_bmn_*": the ci preset plus those kernels), for tuning builds.
+    """
+    chosen = set()
+    for term in filter(None, (t.strip() for t in spec.split(","))):
+        if term in PRESETS:
+            chosen |= {k.name for k in KERNELS if term in k.presets}
+        elif any(ch in term for ch in "*?[") or any(k.name == term for k in KERNELS):
+            matched = {k.name for k in KERNELS if fnmatch.fnmatchcase(k.name, term)}
+            if not matched:
+                raise ValueError(f"kernel glob {term!r} matches no kernel")
+            chosen |= matched
+        else:
+            raise ValueError(f"kernel preset {term!r} is not one of {PRESETS} (or a kernel-name glob)")
+    return [k for k in KERNELS if k.name in chosen and k.arch in archs]
 
 
 def kernel_path(k: Kernel) -> pathlib.Path:
@@ -150,19 +190,20 @@ def render_kernel(k: Kernel) -> str:
     elem_cd = DTYPES[k.cd][0]
     a, b = MAJORS[k.a_major], MAJORS[k.b_major]
     sched = SCHEDULES[k.schedule][1]
+    tsched = TILE_SCHEDULERS[k.scheduler][0]
     tm, tn, tk = k.tile
     cm, cn = k.cluster
     pm, pn = k.preferred_cluster
     if k.arch == 90:
         include = "gemm/sm90/gemm_sm90.cuh"
         targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
-                 f" {sched}, bw::gemm::Epilogue::{k.epilogue}")
+                 f" {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}")
         alias = f"bw::gemm::sm90::Gemm<{targs}>"
     else:
         include = "gemm/sm100/gemm_sm100.cuh"
         fm, fn = k.fallback_cluster
         targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
-                 f" {pm}, {pn}, {fm}, {fn}, {sched}, bw::gemm::Epilogue::{k.epilogue}")
+                 f" {pm}, {pn}, {fm}, {fn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}")
         alias = f"bw::gemm::sm100::Gemm<{targs}>"
     return (HEADER + f"// Kernel: {k.name} (presets: {' '.join(k.presets)})\n"
             f'#include "{include}"\n\n'
@@ -176,7 +217,7 @@ def config_initializer(k: Kernel) -> str:
         f'"{k.name}"', str(k.arch), q(DTYPES[k.ab][1]), q(DTYPES[k.cd][1]),
         q(MAJORS[k.a_major]), q(MAJORS[k.b_major]), *map(str, k.tile), *map(str, k.cluster),
         *map(str, k.preferred_cluster), *map(str, k.fallback_cluster), q(SCHEDULES[k.schedule][2]),
-        q(f"Epilogue::{k.epilogue}"), '"' + " ".join(k.presets) + '"'])
+        q(TILE_SCHEDULERS[k.scheduler][1]), q(f"Epilogue::{k.epilogue}"), '"' + " ".join(k.presets) + '"'])
 
 
 def render_table() -> str:

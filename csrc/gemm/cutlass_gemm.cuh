@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
 #include "cute/tensor.hpp"
 #include "cutlass/cutlass.h"
@@ -47,11 +48,31 @@ Stride make_stride_from(const Operand& op) {
   return s;
 }
 
+inline cutlass::gemm::kernel::detail::RasterOrderOptions to_cutlass(Raster r) {
+  using R = cutlass::gemm::kernel::detail::RasterOrderOptions;
+  switch (r) {
+    case Raster::AlongM: return R::AlongM;
+    case Raster::AlongN: return R::AlongN;
+    default: return R::Heuristic;
+  }
+}
+
+inline cutlass::gemm::kernel::detail::DecompositionMode to_cutlass(Decomposition d) {
+  using D = cutlass::gemm::kernel::detail::DecompositionMode;
+  switch (d) {
+    case Decomposition::DataParallel: return D::DataParallel;
+    case Decomposition::SplitK: return D::SplitK;
+    case Decomposition::StreamK: return D::StreamK;
+    default: return D::Heuristic;
+  }
+}
+
+// TileSchedulerTag_: void (the arch's persistent scheduler) or cutlass::gemm::StreamKScheduler.
 template <class ArchTag_,
           class ElementAB_, class ElementCD_,
           Major AMajor, Major BMajor,
           class TileShape_, class ClusterShape_,
-          class MainloopSchedule_, class EpilogueSchedule_,
+          class MainloopSchedule_, class EpilogueSchedule_, class TileSchedulerTag_,
           Epilogue Epi, int PreferredClusterM = 0, int PreferredClusterN = 0,
           int FallbackClusterM = 0, int FallbackClusterN = 0>
 struct CutlassGemm {
@@ -96,7 +117,8 @@ struct CutlassGemm {
   using GemmKernel = cutlass::gemm::kernel::GemmUniversal<
       cute::Shape<int, int, int, int>,  // (M, N, K, L)
       CollectiveMainloop, CollectiveEpilogue,
-      void>;                             // the arch's persistent default scheduler
+      TileSchedulerTag_>;
+  static constexpr bool kStreamK = std::is_same_v<TileSchedulerTag_, cutlass::gemm::StreamKScheduler>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;
 
   static typename Gemm::Arguments make_arguments(const GemmArgs& g) {
@@ -125,6 +147,16 @@ struct CutlassGemm {
          static_cast<ElementD*>(const_cast<void*>(g.d.ptr)), make_stride_from<StrideD>(g.d)},
         hw};
     EpilogueSelect::set_arguments(args.epilogue.thread, g);
+    if constexpr (std::is_same_v<ArchTag, cutlass::arch::Sm90>) {
+      args.scheduler.raster_order = to_cutlass(g.sched.raster);
+      args.scheduler.max_swizzle_size = g.sched.swizzle;
+      if constexpr (kStreamK) {
+        args.scheduler.decomposition_mode = to_cutlass(g.sched.decomposition);
+        args.scheduler.splits = g.sched.splits;
+        // Partial tiles are summed in a fixed order, so results are bitwise repeatable.
+        args.scheduler.reduction_mode = cutlass::gemm::kernel::detail::ReductionMode::Deterministic;
+      }
+    }
     return args;
   }
 

@@ -31,6 +31,12 @@ std::string operand_alignment(const char* name, const Operand& op, int64_t conti
 
 }  // namespace
 
+SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
+  (void)g;
+  (void)k;
+  return SchedulerArgs{};
+}
+
 std::string kernel_precondition_failure(const GemmArgs& g) {
   std::ostringstream why;
   if (g.ab != DType::F16 && g.ab != DType::BF16) {
@@ -103,10 +109,13 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
         k.b_major == g.b_major) {
       const bool preferred = (k.schedule == Schedule::Sm100_1Sm) == want_1sm;
       if (p.index < 0 || preferred) p.index = static_cast<int>(i);
-      if (preferred) return p;
+      if (preferred) break;
     }
   }
-  if (p.index >= 0) return p;
+  if (p.index >= 0) {
+    p.sched = schedule_for(g, *candidates[p.index]);
+    return p;
+  }
   why << "no compiled sm_" << device_arch << "a kernel for " << dtype_name(g.ab) << " -> "
       << dtype_name(g.d_dtype) << " with a " << major_name(g.a_major) << "-major and b "
       << major_name(g.b_major) << "-major (build with BW_KERNELS=all for every layout)";

@@ -13,12 +13,16 @@
 namespace bw::gemm {
 
 struct Plan {
-  int index = -1;      // into the candidate list; -1: no kernel fits
-  std::string reason;  // why no kernel fits (empty when index >= 0)
+  int index = -1;       // into the candidate list; -1: no kernel fits
+  std::string reason;   // why no kernel fits (empty when index >= 0)
+  SchedulerArgs sched;  // run-time scheduling for the chosen kernel
 };
 
 // device_arch: compute capability as major * 10 + minor (90 for H100/H200, 100 for B200).
 Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConfig*>& candidates);
+
+// The run-time scheduling (decomposition, splits, raster, swizzle) of problem g on kernel k.
+SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k);
 
 // The precondition a problem breaks for every kernel (dtype, size, alignment), or "" if none.
 // Exposed for error messages and tests; plan() calls it first.

@@ -69,4 +69,18 @@ const char* schedule_name(Schedule s) {
   return "?";
 }
 
+const char* scheduler_name(TileScheduler s) {
+  return s == TileScheduler::StreamK ? "stream_k" : "persistent";
+}
+
+const char* decomposition_name(Decomposition d) {
+  switch (d) {
+    case Decomposition::Heuristic: return "heuristic";
+    case Decomposition::DataParallel: return "data_parallel";
+    case Decomposition::SplitK: return "split_k";
+    case Decomposition::StreamK: return "stream_k";
+  }
+  return "?";
+}
+
 }  // namespace bw::gemm

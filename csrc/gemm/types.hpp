@@ -27,6 +27,23 @@ enum class Schedule : uint8_t {
   Sm100_2Sm,         // KernelTmaWarpSpecialized2SmSm100 + TmaWarpSpecialized2Sm
 };
 
+// How a persistent kernel hands out work (a compile-time choice; CUTLASS's tile scheduler tag).
+enum class TileScheduler : uint8_t {
+  Persistent,  // the arch's default: whole output tiles, data-parallel (sm100: cluster launch control)
+  StreamK,     // sm90 cooperative only: also split-K and stream-K, chosen per call (SchedulerArgs)
+};
+
+// Run-time scheduling of one call, chosen by the planner (csrc/gemm/heuristics.cpp). Kernels
+// without a stream-K scheduler ignore `decomposition` and `splits`.
+enum class Decomposition : uint8_t { Heuristic, DataParallel, SplitK, StreamK };
+enum class Raster : uint8_t { Heuristic, AlongM, AlongN };
+struct SchedulerArgs {
+  Decomposition decomposition = Decomposition::Heuristic;  // Heuristic: CUTLASS's own choice
+  int splits = 1;                                          // with SplitK
+  Raster raster = Raster::Heuristic;
+  int swizzle = 1;                                         // CUTLASS max_swizzle_size: 1, 2, 4, 8
+};
+
 // The epilogue tree (csrc/gemm/epilogue.hpp) a kernel was built with.
 enum class Epilogue : uint8_t {
   Axpby,  // D = alpha * acc + beta * C, C skipped when beta == 0
@@ -47,6 +64,7 @@ struct KernelConfig {
   int preferred_cluster_m, preferred_cluster_n;  // run-time cluster shape when cluster is 0 x 0
   int fallback_cluster_m, fallback_cluster_n;    // ... and where the preferred one does not fit
   Schedule schedule;
+  TileScheduler scheduler;
   Epilogue epilogue;
   const char* presets;  // space-separated kernel-set presets holding this kernel
 };
@@ -72,6 +90,7 @@ struct GemmArgs {
   float beta = 0.f;
   int device_id = 0;
   int sm_count = 0;
+  SchedulerArgs sched;  // set by the planner
 };
 
 // Result of a host-side kernel call.
@@ -85,6 +104,8 @@ struct Status {
 const char* dtype_name(DType t);
 const char* major_name(Major m);
 const char* schedule_name(Schedule s);
+const char* scheduler_name(TileScheduler s);
+const char* decomposition_name(Decomposition d);
 int dtype_bytes(DType t);
 
 }  // namespace bw::gemm

@@ -128,8 +128,20 @@ at::Tensor gemm_axpby_composite(const at::Tensor& a, const at::Tensor& b,
   if (is_degenerate(s)) return degenerate_result(a, c, beta, s);
   const at::ScalarType in = a.scalar_type();
   const at::ScalarType acc_t = acc_dtype(in);
+  const bool cuda16 = a.is_cuda() && (in == at::kHalf || in == at::kBFloat16);
+  if (cuda16 && s.out_dtype == in && (!s.reads_c || c->scalar_type() == in)) {
+    // One cuBLAS call with its own epilogue: alpha * acc + beta * C in fp32, rounded once, and C
+    // not read when beta == 0 — the op's semantics, without an fp32 intermediate in memory.
+    const at::Tensor self = s.reads_c ? *c : at::zeros({}, a.options()).expand(s.out_sizes());
+    const double b_eff = s.reads_c ? beta : 0.0;
+    at::Tensor d = s.batched ? at::baddbmm(self, a.dim() == 3 ? a : a.expand({s.l, s.m, s.k}),
+                                           b.dim() == 3 ? b : b.expand({s.l, s.k, s.n}), b_eff,
+                                           alpha)
+                             : at::addmm(self, a, b, b_eff, alpha);
+    return d.is_contiguous() ? d : d.contiguous();
+  }
   at::Tensor acc;
-  if (a.is_cuda() && (in == at::kHalf || in == at::kBFloat16)) {
+  if (cuda16) {
     if (s.batched) {
       acc = at::bmm(a.dim() == 3 ? a : a.expand({s.l, s.m, s.k}),
                     b.dim() == 3 ? b : b.expand({s.l, s.k, s.n}), acc_t);

@@ -10,6 +10,8 @@
 #include <tuple>
 #include <string>
 
+#include "gemm/types.hpp"
+
 namespace bw::ops {
 
 struct GemmAxpbyShape {
@@ -46,12 +48,13 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
 
 // Runs the compiled kernel `kernel_name` on these arguments, bypassing the planner: with
 // launch == false only its host steps (can_implement, workspace, Params with TMA descriptors), so a
-// GPU can exercise the host path of another arch's kernels (sm100 on Hopper). Returns ("ok: ...",
-// D or an undefined tensor) or (what failed, undefined). For tests; CUDA builds only.
+// GPU can exercise the host path of another arch's kernels (sm100 on Hopper). sched: the run-time
+// scheduling (nullptr: the planner's choice for this problem). Returns ("ok: ...", D or an
+// undefined tensor) or (what failed, undefined). For tests and tuning; CUDA builds only.
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c, double alpha,
     double beta, std::optional<at::ScalarType> out_dtype, const std::string& kernel_name,
-    bool launch);
+    bool launch, const gemm::SchedulerArgs* sched);
 
 // "torch.float16" etc., as Python prints a dtype.
 std::string dtype_str(at::ScalarType t);
