@@ -85,3 +85,25 @@ def poison_next_alloc(shape, dtype, device):
         p = torch.full(shape, math.nan, dtype=dtype, device=device)
         del p
 
+
+# torch.nn.functional's activations, by the name bw.gemm_fused takes.
+ACTIVATION_REF = {
+    "none": lambda p: p,
+    "relu": torch.relu,
+    "gelu_tanh": lambda p: torch.nn.functional.gelu(p, approximate="tanh"),
+    "gelu_erf": torch.nn.functional.gelu,
+    "silu": torch.nn.functional.silu,
+}
+
+
+def fused_reference(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, x_factor=1.0,
+                    activation="none"):
+    """act(alpha * a @ b + beta * c + bias) + x_factor * x in fp64 on the CPU; c is not read when
+    beta == 0, nor x when x_factor == 0."""
+    p = reference(a, b, c, alpha, beta)
+    if bias is not None:
+        p = p + bias.double().cpu()
+    d = ACTIVATION_REF[activation](p)
+    if x is not None and x_factor != 0:
+        d = d + x_factor * x.double().cpu()
+    return d
