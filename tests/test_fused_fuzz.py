@@ -3,12 +3,15 @@ tests/test_fuzz.py's gemm_axpby problems (shapes, batching, layouts, dtypes, out
 beta): adds bias (strided views too), x, x_factor, the activation and return_y, and checks D and Y
 against the reference and that the fake implementation promises exactly the real outputs' shapes,
 strides and dtypes. BW_FUZZ_EXAMPLES sets the count, as for gemm_axpby."""
+import warnings
+
 import pytest
 import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from blackwell_ops import gemm_fused
 from blackwell_ops.fused import ACTIVATIONS
+from conftest import devices
 from helpers import fused_reference, reference
 
 hypothesis = pytest.importorskip("hypothesis")
@@ -71,20 +74,16 @@ def check(a, b, c, bias, x, alpha, beta, x_factor, activation, return_y, out_dty
         assert f.shape == r.shape and f.stride() == r.stride() and f.dtype == r.dtype
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(fused_problems())
-def test_fuzz_fused_cpu(problem):
-    check(*problem)
-
-
-@pytest.mark.gpu
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(fused_problems(device="cuda"))
-def test_fuzz_fused_cuda(problem):
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the composite's one-time warning
+@pytest.mark.parametrize("device", devices())
+def test_fuzz_fused(device):
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(fused_problems(device))
+    def fuzz(problem):
         check(*problem)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the CUDA composite's one-time warning
+        fuzz()
 
 
 def test_fused_problems_cover_every_option():
