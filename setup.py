@@ -104,6 +104,7 @@ def torch_cuda_header_dir() -> list[str]:
 
 
 HOST_SOURCES = ["csrc/bw_ops.cpp", "csrc/module.cpp", "csrc/ops/gemm_axpby.cpp", "csrc/ops/warn.cpp",
+                "csrc/ops/gemm_fused.cpp",
                 "csrc/gemm/registry.cpp", "csrc/gemm/heuristics.cpp"]
 CXX_FLAGS = ["-O0", "-g"] if DEBUG else ["-O3"]  # torch picks the C++ standard (C++20 since 2.10)
 

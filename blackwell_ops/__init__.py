@@ -2,6 +2,8 @@
 
     import blackwell_ops
     d = blackwell_ops.gemm_axpby(a, b, c, alpha=1.0, beta=1.0)   # alpha * a @ b + beta * c
+    d = blackwell_ops.gemm_fused(a, b, bias=bias, x=r, activation="silu")  # silu(a @ b + bias) + r
+    fc = blackwell_ops.nn.Linear(1024, 4096, activation="gelu_erf")  # nn.Linear, fused gelu
 
 Importing the package loads the native module (which registers torch.ops.bw.* and the compiled
 kernels) and the Python registrations (fake tensors, autograd).
@@ -9,7 +11,9 @@ kernels) and the Python registrations (fake tensors, autograd).
 import torch  # noqa: F401  (the native module links against torch's libraries)
 
 from . import _C  # noqa: F401  (registers torch.ops.bw.*)
+from . import nn
+from .fused import gemm_fused
 from .ops import gemm_axpby
 
-__all__ = ["gemm_axpby"]
+__all__ = ["gemm_axpby", "gemm_fused", "nn"]
 __version__ = "0.1.0"

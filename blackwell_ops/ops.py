@@ -42,31 +42,48 @@ def gemm_axpby(a: Tensor, b: Tensor, c: Optional[Tensor] = None, alpha: float = 
     return torch.ops.bw.gemm_axpby.default(a, b, c, alpha, beta, out_dtype)
 
 
+def _check_on_device_of_a(op: str, name: str, t: Tensor, a: Tensor):
+    if t.device != a.device:
+        raise RuntimeError(f"{op}{name} must be on a's device {a.device}, got {name}.device = "
+                           f"{t.device}")
+
+
+def _check_float_dtype(op: str, name: str, t: Tensor):
+    if t.dtype not in _SUPPORTED:
+        raise ValueError(f"{op}{name}.dtype = {t.dtype} is not supported; expected one of "
+                         f"{_SUPPORTED_STR}")
+
+
+def _check_output_shape(op: str, name: str, t: Tensor, shape: list):
+    if list(t.shape) != shape:
+        raise ValueError(f"{op}{name} must have the output's shape {shape}"
+                         f"{' (L, M, N)' if len(shape) == 3 else ' (M, N)'}, got {name}.shape = "
+                         f"{list(t.shape)}")
+
+
 def _check_gemm_axpby(a: Tensor, b: Tensor, c: Optional[Tensor], beta: float,
-                      out_dtype: Optional[torch.dtype]):
-    """Mirror of bw::ops::check_gemm_axpby (csrc/ops/gemm_axpby.cpp): (out shape, out dtype)."""
+                      out_dtype: Optional[torch.dtype], op: str = _OP):
+    """Mirror of bw::ops::check_gemm_operands (csrc/ops/gemm_axpby.cpp), the checks every bw GEMM
+    op shares; messages start with `op`. Returns (out shape, out dtype)."""
     if a.dim() not in (2, 3):
-        raise ValueError(f"{_OP}a must be 2-D (M, K) or 3-D (L, M, K), got a.dim() = {a.dim()} "
+        raise ValueError(f"{op}a must be 2-D (M, K) or 3-D (L, M, K), got a.dim() = {a.dim()} "
                          f"with shape {list(a.shape)}")
     if b.dim() not in (2, 3):
-        raise ValueError(f"{_OP}b must be 2-D (K, N) or 3-D (L, K, N), got b.dim() = {b.dim()} "
+        raise ValueError(f"{op}b must be 2-D (K, N) or 3-D (L, K, N), got b.dim() = {b.dim()} "
                          f"with shape {list(b.shape)}")
-    if b.device != a.device:
-        raise RuntimeError(f"{_OP}b must be on a's device {a.device}, got b.device = {b.device}")
-    if c is not None and c.device != a.device:
-        raise RuntimeError(f"{_OP}c must be on a's device {a.device}, got c.device = {c.device}")
-    if a.dtype not in _SUPPORTED:
-        raise ValueError(f"{_OP}a.dtype = {a.dtype} is not supported; expected one of "
-                         f"{_SUPPORTED_STR}")
+    _check_on_device_of_a(op, "b", b, a)
+    if c is not None:
+        _check_on_device_of_a(op, "c", c, a)
+    _check_float_dtype(op, "a", a)
     if b.dtype != a.dtype:
-        raise ValueError(f"{_OP}b.dtype = {b.dtype} must equal a.dtype = {a.dtype}")
+        raise ValueError(f"{op}b.dtype = {b.dtype} must equal a.dtype = {a.dtype}")
     k = a.shape[-1]
     if b.shape[-2] != k:
-        raise ValueError(f"{_OP}a and b disagree on K: a.shape[-1] = {k} but b.shape[-2] = "
+        raise ValueError(f"{op}a and b disagree on K: a.shape[-1] = {k} but b.shape[-2] = "
                          f"{b.shape[-2]} (a: {list(a.shape)}, b: {list(b.shape)})")
     batched = a.dim() == 3 or b.dim() == 3
     if a.dim() == 3 and b.dim() == 3 and a.shape[0] != b.shape[0]:
-        raise ValueError(f"{_OP}a and b disagree on the batch size L: a.shape[0] = {a.shape[0]} "
+        raise ValueError(f"{op}a and b disagree on the batch size L: a.shape[0] = {a.shape[0]} "
                          f"but b.shape[0] = {b.shape[0]}")
     m, n = a.shape[-2], b.shape[-1]
     if batched:
@@ -75,16 +92,11 @@ def _check_gemm_axpby(a: Tensor, b: Tensor, c: Optional[Tensor], beta: float,
     else:
         shape = [m, n]
     if out_dtype is not None and out_dtype not in _SUPPORTED:
-        raise ValueError(f"{_OP}out_dtype = {out_dtype} is not supported; expected None or one "
+        raise ValueError(f"{op}out_dtype = {out_dtype} is not supported; expected None or one "
                          f"of {_SUPPORTED_STR}")
     if c is not None:
-        if c.dtype not in _SUPPORTED:
-            raise ValueError(f"{_OP}c.dtype = {c.dtype} is not supported; expected one of "
-                             f"{_SUPPORTED_STR}")
-        if list(c.shape) != shape:
-            raise ValueError(f"{_OP}c must have the output's shape {shape}"
-                             f"{' (L, M, N)' if batched else ' (M, N)'}, got c.shape = "
-                             f"{list(c.shape)}")
+        _check_float_dtype(op, "c", c)
+        _check_output_shape(op, "c", c, shape)
     dtype = out_dtype if out_dtype is not None else (c.dtype if c is not None else a.dtype)
     return shape, dtype
 
@@ -95,10 +107,10 @@ def _gemm_axpby_fake(a, b, c=None, alpha=1.0, beta=0.0, out_dtype=None):
     return a.new_empty(shape, dtype=dtype)  # contiguous, like the real output
 
 
-def _needs_grad(ctx):
+def _needs_grad(ctx, n_tensors: int = 3):
     # The dispatcher drops trailing arguments equal to their defaults (c=None, ...), so
-    # needs_input_grad can be shorter than the schema: pad it to (a, b, c).
-    return tuple(ctx.needs_input_grad) + (False,) * 3
+    # needs_input_grad can be shorter than the schema: pad it to the op's n_tensors tensor inputs.
+    return tuple(ctx.needs_input_grad) + (False,) * n_tensors
 
 
 def _gemm_axpby_setup_context(ctx, inputs, output):
@@ -113,31 +125,45 @@ def _gemm_axpby_setup_context(ctx, inputs, output):
     ctx.save_for_backward(saved_a, saved_b)
 
 
-def _gemm_axpby_backward(ctx, grad):
-    # D = alpha * A @ B + beta * C  =>  dA = alpha * dD @ B^T, dB = alpha * A^T @ dD, dC = beta * dD
-    # The GEMMs run through bw.gemm_axpby on transposed views: no copies, every majorness.
-    a, b = ctx.saved_tensors
-    need = _needs_grad(ctx)
+def _matmul_grads(ctx, grad: Tensor, a: Optional[Tensor], b: Optional[Tensor], alpha: float,
+                  need_a: bool, need_b: bool):
+    """(dA, dB) of alpha * a @ b for the gradient `grad` of the product, each None unless needed:
+    dA = alpha * grad @ B^T, dB = alpha * A^T @ grad. The GEMMs run through bw.gemm_axpby on
+    transposed views: no copies, every majorness. A 2-D operand shared by every batch gets the sum
+    over L. ctx.a_meta / ctx.b_meta hold (dim, dtype) of a and b."""
     a_dim, a_dtype = ctx.a_meta
     b_dim, b_dtype = ctx.b_meta
-    grad_a = grad_b = grad_c = None
-    if need[0]:
+    grad_a = grad_b = None
+    if need_a:
         g = grad.to(b.dtype)
-        grad_a = gemm_axpby(g, b.mT, alpha=ctx.alpha, out_dtype=a_dtype)
+        grad_a = gemm_axpby(g, b.mT, alpha=alpha, out_dtype=a_dtype)
         if a_dim == 2 and grad_a.dim() == 3:  # a was shared by every batch
             grad_a = grad_a.sum(0)
-    if need[1]:
+    if need_b:
         g = grad.to(a.dtype)
         if b_dim == 2 and g.dim() == 3:  # b was shared: sum_l A_l^T G_l as one GEMM over L*M
             grad_b = gemm_axpby(a.reshape(-1, a.shape[-1]).mT, g.reshape(-1, g.shape[-1]),
-                                alpha=ctx.alpha, out_dtype=b_dtype)
+                                alpha=alpha, out_dtype=b_dtype)
         else:
-            grad_b = gemm_axpby(a.mT, g, alpha=ctx.alpha, out_dtype=b_dtype)
+            grad_b = gemm_axpby(a.mT, g, alpha=alpha, out_dtype=b_dtype)
+    return grad_a, grad_b
+
+
+def _gemm_axpby_backward(ctx, grad):
+    # D = alpha * A @ B + beta * C  =>  dA = alpha * dD @ B^T, dB = alpha * A^T @ dD, dC = beta * dD
+    a, b = ctx.saved_tensors
+    need = _needs_grad(ctx)
+    grad_a, grad_b = _matmul_grads(ctx, grad, a, b, ctx.alpha, need[0], need[1])
+    grad_c = None
     if need[2]:
-        # beta == 0: c is not read, so its gradient is exactly zero (not 0 * dD, which is NaN
-        # where dD is infinite).
-        grad_c = (grad * ctx.beta if ctx.beta != 0 else torch.zeros_like(grad)).to(ctx.c_dtype)
+        grad_c = _scaled_grad(grad, ctx.beta, ctx.c_dtype)
     return grad_a, grad_b, grad_c, None, None, None
+
+
+def _scaled_grad(grad: Tensor, factor: float, dtype: torch.dtype) -> Tensor:
+    """factor * grad in `dtype`, exactly zero when factor == 0: a factor of 0 means the input was
+    not read (c with beta == 0), so its gradient is 0, not 0 * grad (NaN where grad is infinite)."""
+    return (grad * factor if factor != 0 else torch.zeros_like(grad)).to(dtype)
 
 
 torch.library.register_autograd("bw::gemm_axpby", _gemm_axpby_backward,

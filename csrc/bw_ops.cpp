@@ -1,9 +1,11 @@
 // The op binding: the only place that defines the bw ops' schemas, and their CPU implementation.
-// The CUDA implementation is in bw_ops_cuda.cpp (kernels) or, in a build without nvcc, below.
+// gemm_axpby's CUDA implementation is in bw_ops_cuda.cpp (kernels) or, in a build without nvcc,
+// below; gemm_fused's implementation, for every device, is in ops/gemm_fused.cpp.
 #include <torch/extension.h>
 #include <torch/library.h>
 
 #include "ops/gemm_axpby.hpp"
+#include "ops/gemm_fused.hpp"
 
 namespace bw::ops {
 
@@ -49,12 +51,21 @@ TORCH_LIBRARY(bw, m) {
   m.def(
       "gemm_axpby(Tensor a, Tensor b, Tensor? c=None, float alpha=1.0, float beta=0.0, "
       "ScalarType? out_dtype=None) -> Tensor");
+  // D = act(alpha * a @ b + beta * c + bias) + x_factor * x, Y = a @ b: see ops/gemm_fused.hpp.
+  m.def(
+      "gemm_fused(Tensor a, Tensor b, Tensor? c=None, Tensor? bias=None, Tensor? x=None, "
+      "float alpha=1.0, float beta=0.0, float x_factor=1.0, str activation=\"none\", "
+      "bool return_y=False, ScalarType? out_dtype=None) -> (Tensor, Tensor)");
 }
 
-TORCH_LIBRARY_IMPL(bw, CPU, m) { m.impl("gemm_axpby", &bw::ops::gemm_axpby_cpu); }
+TORCH_LIBRARY_IMPL(bw, CPU, m) {
+  m.impl("gemm_axpby", &bw::ops::gemm_axpby_cpu);
+  m.impl("gemm_fused", &bw::ops::gemm_fused_impl);
+}
 
-#ifndef BW_WITH_CUDA_KERNELS
 TORCH_LIBRARY_IMPL(bw, CUDA, m) {
+#ifndef BW_WITH_CUDA_KERNELS
   m.impl("gemm_axpby", &bw::ops::gemm_axpby_cuda_without_kernels);
-}
 #endif
+  m.impl("gemm_fused", &bw::ops::gemm_fused_impl);  // composite until a kernel plugs in
+}

@@ -7,6 +7,7 @@
 #include "gemm/heuristics.hpp"
 #include "gemm/registry.hpp"
 #include "ops/gemm_axpby.hpp"
+#include "ops/gemm_fused.hpp"
 
 
 namespace {
@@ -114,6 +115,15 @@ std::optional<at::ScalarType> optional_dtype(const py::object& o) {
   return reinterpret_cast<THPDtype*>(o.ptr())->scalar_type;
 }
 
+std::string explain_fused_py(const at::Tensor& a, const at::Tensor& b, py::object c,
+                             py::object bias, py::object x, double alpha, double beta,
+                             double x_factor, const std::string& activation, bool return_y,
+                             py::object out_dtype) {
+  return bw::ops::explain_gemm_fused(a, b, optional_tensor(c), optional_tensor(bias),
+                                     optional_tensor(x), alpha, beta, x_factor, activation,
+                                     return_y, optional_dtype(out_dtype));
+}
+
 std::string explain_py(const at::Tensor& a, const at::Tensor& b, py::object c, double alpha,
                        double beta, py::object out_dtype) {
   return bw::ops::explain_gemm_axpby(a, b, optional_tensor(c), alpha, beta,
@@ -188,6 +198,11 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("explain", &explain_py, py::arg("a"), py::arg("b"), py::arg("c") = py::none(),
         py::arg("alpha") = 1.0, py::arg("beta") = 0.0, py::arg("out_dtype") = py::none(),
         "Which path torch.ops.bw.gemm_axpby takes for these arguments, and why.");
+  m.def("explain_fused", &explain_fused_py, py::arg("a"), py::arg("b"), py::arg("c") = py::none(),
+        py::arg("bias") = py::none(), py::arg("x") = py::none(), py::arg("alpha") = 1.0,
+        py::arg("beta") = 0.0, py::arg("x_factor") = 1.0, py::arg("activation") = "none",
+        py::arg("return_y") = false, py::arg("out_dtype") = py::none(),
+        "Which path torch.ops.bw.gemm_fused takes for these arguments, and why.");
   m.def("run_kernel", &run_kernel_py, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"),
         py::arg("beta"), py::arg("out_dtype"), py::arg("kernel"), py::arg("launch"),
         py::arg("schedule") = py::none(),

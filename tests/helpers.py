@@ -49,9 +49,61 @@ def rand(shape, dtype, device, gen=None, transposed=False):
     return t.mT if transposed else t
 
 
+def nan_with_inf(shape, dtype, device):
+    """All NaN but one Inf: a tensor an op must not read (c with beta == 0, ...)."""
+    t = torch.full(shape, math.nan, dtype=dtype, device=device)
+    t.view(-1)[0] = math.inf
+    return t
+
+
+def sample_maker(device, seed=0):
+    """r(*shape, dtype=float32, grad=False): fresh N(0,1) tensors from one seeded generator, for
+    opcheck sample lists."""
+    g = torch.Generator(device=device).manual_seed(seed)
+
+    def r(*shape, dtype=torch.float32, grad=False):
+        t = torch.randn(*shape, generator=g, device=device).to(dtype)
+        return t.requires_grad_(grad)
+
+    return r
+
+
+def first_error(fn):
+    """(exception type, first line of its message) raised by fn(), or (None, None). C++ errors
+    carry a trailing traceback note in debug builds, hence the first line only."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e), str(e).splitlines()[0]
+    return None, None
+
+
 def poison_next_alloc(shape, dtype, device):
     """Fill a block the caching allocator will hand to the next allocation of this size with NaN,
     so an output element the op never writes shows up as NaN."""
     if device == "cuda":
         p = torch.full(shape, math.nan, dtype=dtype, device=device)
         del p
+
+
+# torch.nn.functional's activations, by the name bw.gemm_fused takes.
+ACTIVATION_REF = {
+    "none": lambda p: p,
+    "relu": torch.relu,
+    "gelu_tanh": lambda p: torch.nn.functional.gelu(p, approximate="tanh"),
+    "gelu_erf": torch.nn.functional.gelu,
+    "silu": torch.nn.functional.silu,
+}
+
+
+def fused_reference(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, x_factor=1.0,
+                    activation="none"):
+    """act(alpha * a @ b + beta * c + bias) + x_factor * x in fp64 on the CPU; c is not read when
+    beta == 0, nor x when x_factor == 0."""
+    p = reference(a, b, c, alpha, beta)
+    if bias is not None:
+        p = p + bias.double().cpu()
+    d = ACTIVATION_REF[activation](p)
+    if x is not None and x_factor != 0:
+        d = d + x_factor * x.double().cpu()
+    return d

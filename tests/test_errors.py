@@ -6,6 +6,8 @@ import pytest
 import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
+from helpers import first_error
+
 f16, f32 = torch.float16, torch.float32
 
 
@@ -100,24 +102,15 @@ def test_real_op_error(case):
     assert "bw.gemm_axpby: " in str(info.value)
 
 
-def _message(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001
-        # C++ errors carry a trailing traceback note in debug builds; compare the first line.
-        return type(e), str(e).splitlines()[0]
-    return None, None
-
-
 @pytest.mark.parametrize("case", [c for c in CASES if "meta" not in c[0]],
                          ids=[c[0] for c in CASES if "meta" not in c[0]])
 def test_fake_raises_the_same(case):
     _, make, kwargs, exc, pattern = case
     args = make()
-    real = _message(lambda: torch.ops.bw.gemm_axpby(*args, **kwargs))
+    real = first_error(lambda: torch.ops.bw.gemm_axpby(*args, **kwargs))
     with FakeTensorMode() as mode:
         fake_args = [mode.from_tensor(t) for t in args]
-        fake = _message(lambda: torch.ops.bw.gemm_axpby(*fake_args, **kwargs))
+        fake = first_error(lambda: torch.ops.bw.gemm_axpby(*fake_args, **kwargs))
     assert real[0] is exc and fake[0] is exc
     assert re.search(pattern, fake[1]), fake[1]
     assert real[1] == fake[1]

@@ -3,15 +3,11 @@ import pytest
 import torch
 
 from conftest import devices
+from helpers import sample_maker
 
 
 def samples(device):
-    g = torch.Generator(device=device).manual_seed(0)
-
-    def r(*shape, dtype=torch.float32, grad=False):
-        t = torch.randn(*shape, generator=g, device=device).to(dtype)
-        return t.requires_grad_(grad)
-
+    r = sample_maker(device)
     out = []
     for dtype in (torch.float32, torch.bfloat16, torch.float16):
         out += [

@@ -6,7 +6,7 @@ import torch
 
 from blackwell_ops import gemm_axpby
 from conftest import devices
-from helpers import assert_close, poison_next_alloc, rand, reference, tolerance
+from helpers import assert_close, nan_with_inf, poison_next_alloc, rand, reference, tolerance
 
 SHAPES = [  # (M, N, K): tails, ones, primes, non-multiples of any tile
     (1, 1, 1), (1, 8, 8), (8, 1, 8), (8, 8, 1), (3, 5, 7), (17, 33, 65), (64, 64, 64),
@@ -79,8 +79,7 @@ def test_out_dtype_defaults_and_overrides(device):
 def test_beta_zero_never_reads_c(device):
     g = torch.Generator(device=device).manual_seed(3)
     a, b = rand((32, 16), torch.bfloat16, device, g), rand((16, 24), torch.bfloat16, device, g)
-    c = torch.full((32, 24), math.nan, dtype=torch.bfloat16, device=device)
-    c[0, 0] = math.inf
+    c = nan_with_inf((32, 24), torch.bfloat16, device)
     d = gemm_axpby(a, b, c, alpha=2.0, beta=0.0)
     assert_close(d, reference(a, b, None, 2.0), tolerance(torch.bfloat16, torch.bfloat16))
 

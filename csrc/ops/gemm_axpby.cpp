@@ -14,6 +14,8 @@ bool is_supported_dtype(at::ScalarType t) {
 
 constexpr const char* kSupported = "torch.float16, torch.bfloat16, torch.float32, torch.float64";
 
+}  // namespace
+
 std::string shape_str(at::IntArrayRef sizes) {
   std::ostringstream s;
   s << "[";
@@ -22,7 +24,25 @@ std::string shape_str(at::IntArrayRef sizes) {
   return s.str();
 }
 
-}  // namespace
+void check_on_device_of_a(const char* op, const char* name, const at::Tensor& t,
+                          const at::Tensor& a) {
+  TORCH_CHECK(t.device() == a.device(), op, name, " must be on a's device ", a.device(), ", got ",
+              name, ".device = ", t.device());
+}
+
+void check_float_dtype(const char* op, const char* name, const at::Tensor& t) {
+  TORCH_CHECK_VALUE(is_supported_dtype(t.scalar_type()), op, name, ".dtype = ",
+                    dtype_str(t.scalar_type()), " is not supported; expected one of ", kSupported);
+}
+
+void check_output_shape(const char* op, const char* name, const at::Tensor& t,
+                        const GemmAxpbyShape& s) {
+  auto expected = s.out_sizes();
+  TORCH_CHECK_VALUE(t.sizes() == at::IntArrayRef(expected), op, name,
+                    " must have the output's shape ", shape_str(expected),
+                    (s.batched ? " (L, M, N)" : " (M, N)"), ", got ", name, ".shape = ",
+                    shape_str(t.sizes()));
+}
 
 std::string dtype_str(at::ScalarType t) {
   switch (t) {
@@ -48,21 +68,21 @@ std::string dtype_str(at::ScalarType t) {
 GemmAxpbyShape check_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
                                 const std::optional<at::Tensor>& c, double beta,
                                 std::optional<at::ScalarType> out_dtype) {
-  constexpr const char* op = "bw.gemm_axpby: ";
+  return check_gemm_operands("bw.gemm_axpby: ", a, b, c, beta, out_dtype);
+}
+
+GemmAxpbyShape check_gemm_operands(const char* op, const at::Tensor& a, const at::Tensor& b,
+                                   const std::optional<at::Tensor>& c, double beta,
+                                   std::optional<at::ScalarType> out_dtype) {
   TORCH_CHECK_VALUE(a.dim() == 2 || a.dim() == 3, op,
                     "a must be 2-D (M, K) or 3-D (L, M, K), got a.dim() = ", a.dim(),
                     " with shape ", shape_str(a.sizes()));
   TORCH_CHECK_VALUE(b.dim() == 2 || b.dim() == 3, op,
                     "b must be 2-D (K, N) or 3-D (L, K, N), got b.dim() = ", b.dim(),
                     " with shape ", shape_str(b.sizes()));
-  TORCH_CHECK(b.device() == a.device(), op, "b must be on a's device ", a.device(),
-              ", got b.device = ", b.device());
-  if (c.has_value()) {
-    TORCH_CHECK(c->device() == a.device(), op, "c must be on a's device ", a.device(),
-                ", got c.device = ", c->device());
-  }
-  TORCH_CHECK_VALUE(is_supported_dtype(a.scalar_type()), op, "a.dtype = ",
-                    dtype_str(a.scalar_type()), " is not supported; expected one of ", kSupported);
+  check_on_device_of_a(op, "b", b, a);
+  if (c.has_value()) check_on_device_of_a(op, "c", *c, a);
+  check_float_dtype(op, "a", a);
   TORCH_CHECK_VALUE(b.scalar_type() == a.scalar_type(), op, "b.dtype = ",
                     dtype_str(b.scalar_type()), " must equal a.dtype = ",
                     dtype_str(a.scalar_type()));
@@ -87,14 +107,8 @@ GemmAxpbyShape check_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
                       " is not supported; expected None or one of ", kSupported);
   }
   if (c.has_value()) {
-    TORCH_CHECK_VALUE(is_supported_dtype(c->scalar_type()), op, "c.dtype = ",
-                      dtype_str(c->scalar_type()), " is not supported; expected one of ",
-                      kSupported);
-    auto expected = s.out_sizes();
-    TORCH_CHECK_VALUE(c->sizes() == at::IntArrayRef(expected), op,
-                      "c must have the output's shape ", shape_str(expected),
-                      (batched ? " (L, M, N)" : " (M, N)"), ", got c.shape = ",
-                      shape_str(c->sizes()));
+    check_float_dtype(op, "c", *c);
+    check_output_shape(op, "c", *c, s);
   }
   s.out_dtype = out_dtype.value_or(c.has_value() ? c->scalar_type() : a.scalar_type());
   s.reads_c = c.has_value() && beta != 0.0;
@@ -105,9 +119,9 @@ bool is_degenerate(const GemmAxpbyShape& s) {
   return s.m == 0 || s.n == 0 || s.l == 0 || s.k == 0;
 }
 
-namespace {
 at::ScalarType acc_dtype(at::ScalarType in) { return in == at::kDouble ? at::kDouble : at::kFloat; }
 
+namespace {
 at::Tensor with_c(at::Tensor acc, const std::optional<at::Tensor>& c, double beta,
                   const GemmAxpbyShape& s) {
   if (s.reads_c) acc.add_(c->to(acc.scalar_type()), beta);
@@ -122,12 +136,26 @@ at::Tensor degenerate_result(const at::Tensor& a, const std::optional<at::Tensor
   return with_c(acc, c, beta, s);
 }
 
+at::Tensor gemm_accumulator(const at::Tensor& a, const at::Tensor& b, const GemmAxpbyShape& s) {
+  const at::ScalarType in = a.scalar_type();
+  const at::ScalarType acc_t = acc_dtype(in);
+  // K == 0: the product is an empty sum.
+  if (is_degenerate(s)) return at::zeros(s.out_sizes(), a.options().dtype(acc_t));
+  if (a.is_cuda() && (in == at::kHalf || in == at::kBFloat16)) {
+    if (s.batched) {
+      return at::bmm(a.dim() == 3 ? a : a.expand({s.l, s.m, s.k}),
+                     b.dim() == 3 ? b : b.expand({s.l, s.k, s.n}), acc_t);
+    }
+    return at::mm(a, b, acc_t);
+  }
+  return at::matmul(a.to(acc_t), b.to(acc_t)).contiguous();
+}
+
 at::Tensor gemm_axpby_composite(const at::Tensor& a, const at::Tensor& b,
                                 const std::optional<at::Tensor>& c, double alpha, double beta,
                                 const GemmAxpbyShape& s) {
   if (is_degenerate(s)) return degenerate_result(a, c, beta, s);
   const at::ScalarType in = a.scalar_type();
-  const at::ScalarType acc_t = acc_dtype(in);
   const bool cuda16 = a.is_cuda() && (in == at::kHalf || in == at::kBFloat16);
   if (cuda16 && s.out_dtype == in && (!s.reads_c || c->scalar_type() == in)) {
     // One cuBLAS call with its own epilogue: alpha * acc + beta * C in fp32, rounded once, and C
@@ -140,17 +168,7 @@ at::Tensor gemm_axpby_composite(const at::Tensor& a, const at::Tensor& b,
                              : at::addmm(self, a, b, b_eff, alpha);
     return d.is_contiguous() ? d : d.contiguous();
   }
-  at::Tensor acc;
-  if (cuda16) {
-    if (s.batched) {
-      acc = at::bmm(a.dim() == 3 ? a : a.expand({s.l, s.m, s.k}),
-                    b.dim() == 3 ? b : b.expand({s.l, s.k, s.n}), acc_t);
-    } else {
-      acc = at::mm(a, b, acc_t);
-    }
-  } else {
-    acc = at::matmul(a.to(acc_t), b.to(acc_t));
-  }
+  at::Tensor acc = gemm_accumulator(a, b, s);
   if (alpha != 1.0) acc.mul_(alpha);
   return with_c(acc, c, beta, s);
 }

@@ -29,10 +29,31 @@ GemmAxpbyShape check_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
                                 const std::optional<at::Tensor>& c, double beta,
                                 std::optional<at::ScalarType> out_dtype);
 
+// The checks every bw GEMM op shares (a, b, c, out_dtype: check_gemm_axpby's), with messages
+// starting with `op` ("bw.gemm_axpby: ", "bw.gemm_fused: ").
+GemmAxpbyShape check_gemm_operands(const char* op, const at::Tensor& a, const at::Tensor& b,
+                                   const std::optional<at::Tensor>& c, double beta,
+                                   std::optional<at::ScalarType> out_dtype);
+
+// Single-argument checks shared by the ops' validation; each names the argument `name`.
+void check_on_device_of_a(const char* op, const char* name, const at::Tensor& t,
+                          const at::Tensor& a);          // RuntimeError
+void check_float_dtype(const char* op, const char* name, const at::Tensor& t);  // ValueError
+void check_output_shape(const char* op, const char* name, const at::Tensor& t,
+                        const GemmAxpbyShape& s);        // ValueError: t must have D's shape
+std::string shape_str(at::IntArrayRef sizes);            // "[4, 3]", as Python prints a shape
+
 // M, N, L or K is 0: the result without any product.
 bool is_degenerate(const GemmAxpbyShape& s);
 at::Tensor degenerate_result(const at::Tensor& a, const std::optional<at::Tensor>& c, double beta,
                              const GemmAxpbyShape& s);
+
+// fp32 for 16-bit and fp32 inputs, fp64 for fp64: the type of the accumulator and the epilogue.
+at::ScalarType acc_dtype(at::ScalarType in);
+
+// a @ b in acc_dtype, contiguous, in the output's shape (zeros when K == 0). On CUDA, 16-bit
+// inputs use cuBLAS with an fp32 output (aten::mm.dtype / bmm.dtype) so no input is upcast.
+at::Tensor gemm_accumulator(const at::Tensor& a, const at::Tensor& b, const GemmAxpbyShape& s);
 
 // The reference composite: fp32 (fp64 for fp64 inputs) accumulation and epilogue, one rounding
 // to out_dtype, contiguous output. On CUDA, 16-bit inputs use cuBLAS with an fp32 output
