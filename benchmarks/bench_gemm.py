@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import datetime
 import json
 import math
@@ -67,6 +68,54 @@ def make_operands(case: suites.Case, device: str, seed: int = 0):
     out_dt = getattr(torch, case.out_dtype) if case.out_dtype else dt
     c = rnd(*lead, case.m, case.n).to(out_dt) if case.with_c else None
     return a, b, c, out_dt
+
+
+def make_fused_extras(case: suites.Case, device: str, out_dt, seed: int = 1):
+    """bias (N,) and X (D's shape) of a fused case, in the output dtype (or None)."""
+    g = torch.Generator(device=device).manual_seed(seed)
+    lead = (case.l,) if case.l > 1 else ()
+    bias = (torch.randn(case.n, generator=g, device=device).to(out_dt) if case.bias else None)
+    x = (torch.randn(*lead, case.m, case.n, generator=g, device=device).to(out_dt)
+         if case.x_factor is not None else None)
+    return bias, x
+
+
+ACT = {"none": lambda p: p, "relu": torch.relu, "silu": torch.nn.functional.silu,
+       "gelu_tanh": lambda p: torch.nn.functional.gelu(p, approximate="tanh"),
+       "gelu_erf": torch.nn.functional.gelu}
+
+
+def fused_expr(case: suites.Case):
+    """The fused epilogue as a user writes it in PyTorch: (D, Y) or D."""
+    alpha, beta, xf, act = case.alpha, case.beta, case.x_factor, ACT[case.activation]
+
+    def expr(a, b, c, bias, x):
+        y = a @ b
+        p = alpha * y if alpha != 1 else y
+        if c is not None and beta != 0:
+            p = p + beta * c
+        if bias is not None:
+            p = p + bias
+        d = act(p)
+        if x is not None:
+            d = d + xf * x
+        return (d, y) if case.return_y else d
+    return expr
+
+
+def fused_providers(case: suites.Case, a, b, c, bias, x, names):
+    fns = {"bw": lambda: blackwell_ops.gemm_fused(
+        a, b, c, bias, x, alpha=case.alpha, beta=case.beta if c is not None else 0.0,
+        x_factor=case.x_factor if x is not None else 1.0, activation=case.activation,
+        return_y=case.return_y)}
+    expr = fused_expr(case)
+    if "eager" in names:
+        fns["eager"] = lambda: expr(a, b, c, bias, x)
+    for name, mode in (("compile", "default"), ("compile-max", "max-autotune")):
+        if name in names:
+            compiled = torch.compile(expr, mode=mode, fullgraph=True, dynamic=False)
+            fns[name] = lambda compiled=compiled: compiled(a, b, c, bias, x)
+    return fns
 
 
 def providers(case: suites.Case, a, b, c, out_dt, names):
@@ -155,21 +204,36 @@ def machine_facts(device: str) -> dict:
 
 def run_case(case, device, names, timer, reps, warmup):
     a, b, c, out_dt = make_operands(case, device)
-    fns = providers(case, a, b, c, out_dt, names)
+    bias, x = make_fused_extras(case, device, out_dt) if case.fused else (None, None)
+    fns = (fused_providers(case, a, b, c, bias, x, names) if case.fused
+           else providers(case, a, b, c, out_dt, names))
     # Correctness of our op first, against an fp32 (fp64 for fp64) reference.
     ref_dt = torch.float64 if a.dtype == torch.float64 else torch.float32
-    ref = case.alpha * (a.to(ref_dt) @ b.to(ref_dt))
-    if c is not None and case.beta != 0:
-        ref = ref + case.beta * c.to(ref_dt)
-    out = fns["bw"]()
+    cast = lambda t: None if t is None else t.to(ref_dt)  # noqa: E731
+    if case.fused:
+        ref = fused_expr(dataclasses.replace(case, return_y=False))(
+            cast(a), cast(b), cast(c), cast(bias), cast(x))
+        out = fns["bw"]()
+        out = out[0] if case.return_y else out
+        path = blackwell_ops._C.explain_fused(
+            a, b, c, bias, x, case.alpha, case.beta if c is not None else 0.0,
+            case.x_factor if x is not None else 1.0, case.activation, case.return_y, None)
+    else:
+        ref = case.alpha * (a.to(ref_dt) @ b.to(ref_dt))
+        if c is not None and case.beta != 0:
+            ref = ref + case.beta * c.to(ref_dt)
+        out = fns["bw"]()
+        path = blackwell_ops._C.explain(a, b, c, case.alpha, case.beta, out_dt)
     err = ((out.to(ref_dt) - ref).norm() / ref.norm().clamp_min(1e-30)).item()
     ok = bool(torch.isfinite(out).all()) and err <= TOL[out_dt]
-    path = blackwell_ops._C.explain(a, b, c, case.alpha, case.beta, out_dt)
     del out, ref
     row = {"case": case.name, **{k: v for k, v in case.__dict__.items()}, "flops": case.flops,
            "bytes": (a.numel() * a.element_size() + b.numel() * b.element_size()
                      + (c.numel() * c.element_size() if c is not None else 0)
-                     + case.m * case.n * case.l * torch.empty((), dtype=out_dt).element_size()),
+                     + (x.numel() * x.element_size() if x is not None else 0)
+                     + (bias.numel() * bias.element_size() if bias is not None else 0)
+                     + (1 + case.return_y) * case.m * case.n * case.l
+                     * torch.empty((), dtype=out_dt).element_size()),
            "rel_err": err, "correct": ok, "path": path, "results": {}}
     for name, fn in fns.items():
         t0 = time.perf_counter()

@@ -22,12 +22,25 @@ class Case:
     alpha: float = 1.0
     beta: float = 1.0       # 0 with_c False: no C at all
     with_c: bool = True
+    # bw.gemm_fused cases (activation set): D = act(alpha*acc + beta*C + bias) + x_factor*X, Y
+    activation: str | None = None
+    bias: bool = False
+    x_factor: float | None = None   # None: no X
+    return_y: bool = False
+
+    @property
+    def fused(self) -> bool:
+        return self.activation is not None
 
     @property
     def name(self) -> str:
         shape = f"{self.m}x{self.n}x{self.k}" + (f"xL{self.l}" if self.l > 1 else "")
         out = f"->{self.out_dtype}" if self.out_dtype and self.out_dtype != self.dtype else ""
         c = f"a{self.alpha:g}b{self.beta:g}" if self.with_c else f"a{self.alpha:g}"
+        if self.fused:
+            c += (f":{self.activation}" + ("+bias" if self.bias else "")
+                  + (f"+x{self.x_factor:g}" if self.x_factor is not None else "")
+                  + ("+y" if self.return_y else ""))
         return f"{self.group}:{shape}:{self.dtype}{out}:{self.layout}:{c}"
 
     @property
@@ -67,6 +80,22 @@ FP16_FP32 = _cases("f16->f32", [(8192, 8192, 8192), (4096, 4096, 512)], dtype="f
                    out_dtype="float32")
 NO_C = _cases("no_c", [(8192, 8192, 8192), (4096, 4096, 1024)], beta=0.0, with_c=False)
 
+# bw.gemm_fused (issue #5): the seed's custom-epilogue example, and a Linear layer's bias +
+# activation (+ residual) with the pre-activation Y kept for training. Peers: the same expression
+# in eager PyTorch and under torch.compile, Y returned too.
+FUSED = [
+    Case("fused.seed", 8192, 8192, 8192, dtype="float16", alpha=2.0, beta=1.0, activation="relu",
+         x_factor=3.0, return_y=True),
+    Case("fused.mlp", 4096, 4096, 1024, with_c=False, beta=0.0, activation="gelu_tanh",
+         bias=True, x_factor=1.0, return_y=True),
+    Case("fused.mlp", 4096, 4096, 512, with_c=False, beta=0.0, activation="gelu_tanh",
+         bias=True, x_factor=1.0, return_y=True),
+    Case("fused.llama8b.up", 8192, 14336, 4096, with_c=False, beta=0.0, activation="silu",
+         bias=True, return_y=True),
+    Case("fused.inference", 4096, 4096, 1024, with_c=False, beta=0.0, activation="gelu_tanh",
+         bias=True),
+]
+
 SUITES: dict[str, list[Case]] = {
     # A smoke run: a few seconds per provider on a GPU.
     "quick": [Case("quick", 4096, 4096, 4096), Case("quick", 4096, 4096, 512),
@@ -89,6 +118,7 @@ SUITES: dict[str, list[Case]] = {
                             + [c for c in TRANSFORMER if c.group in ("llama8b.up", "llama8b.down",
                                                                      "llama8b.qkv")
                                and c.m in (16, 128, 1024, 4096)])}.values()),
+    "fused": FUSED,
     "seed": SEED, "square": SQUARE, "transformer": TRANSFORMER, "batched": BATCHED,
     "shallow_k": SHALLOW_K, "skinny_m": SKINNY_M, "odd": ODD, "layouts": LAYOUTS,
     # Tiny problems for the CPU mode (CI tests the harness end to end with these).

@@ -15,6 +15,7 @@
 #include "gemm/heuristics.hpp"
 #include "gemm/registry.hpp"
 #include "ops/gemm_axpby.hpp"
+#include "ops/gemm_fused.hpp"
 
 namespace bw::ops {
 
@@ -121,13 +122,9 @@ int device_arch(const at::Tensor& t) {
   return props->major * 10 + props->minor;
 }
 
-// Chooses the kernel for one call.
-Route route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
-            double alpha, double beta, const GemmAxpbyShape& s, void* d_ptr) {
-  Route r;
-  r.reason = make_args(a, b, c, alpha, beta, s, d_ptr, &r.args);
-  if (!r.reason.empty()) return r;
-  gemm::Plan p = gemm::plan(r.args, device_arch(a), candidate_configs());
+// Chooses the kernel for a described call (r.args filled, r.reason empty).
+Route plan_route(Route r, int arch) {
+  gemm::Plan p = gemm::plan(r.args, arch, candidate_configs());
   if (p.index < 0) {
     r.reason = p.reason;
     return r;
@@ -143,6 +140,28 @@ Route route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Te
   return r;
 }
 
+// Chooses the kernel for one gemm_axpby call.
+Route route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
+            double alpha, double beta, const GemmAxpbyShape& s, void* d_ptr) {
+  Route r;
+  r.reason = make_args(a, b, c, alpha, beta, s, d_ptr, &r.args);
+  if (!r.reason.empty()) return r;
+  return plan_route(std::move(r), device_arch(a));
+}
+
+// Enqueues r's kernel on the current stream, its workspace from the caching allocator.
+void launch(const Route& r, const at::Tensor& like, const char* op) {
+  const size_t ws_bytes = r.kernel->ops.workspace_size(r.args);
+  at::Tensor workspace;
+  if (ws_bytes > 0) {
+    workspace = at::empty({static_cast<int64_t>(ws_bytes)}, like.options().dtype(at::kByte));
+  }
+  gemm::Status st = r.kernel->ops.run(r.args, ws_bytes ? workspace.data_ptr() : nullptr,
+                                      at::cuda::getCurrentCUDAStream(like.device().index()).stream(),
+                                      /*launch=*/true);
+  TORCH_CHECK(st.ok, op, ": kernel ", r.kernel->config.name, " failed: ", st.message);
+}
+
 bool log_enabled() {
   static const bool on = [] {
     const char* v = std::getenv("BW_LOG");
@@ -154,10 +173,16 @@ bool log_enabled() {
 void log_choice(const GemmArgs& g, const Route& r) {
   if (!log_enabled()) return;
   std::ostringstream key;
-  key << "bw.gemm_axpby M=" << g.m << " N=" << g.n << " K=" << g.k << " L=" << g.l << " "
+  const bool fused = g.epilogue == gemm::Epilogue::Fused;
+  key << (fused ? "bw.gemm_fused" : "bw.gemm_axpby") << " M=" << g.m << " N=" << g.n << " K=" << g.k << " L=" << g.l << " "
       << gemm::dtype_name(g.ab) << "->" << gemm::dtype_name(g.d_dtype) << " a:"
       << gemm::major_name(g.a_major) << " b:" << gemm::major_name(g.b_major)
-      << (g.has_c ? " +c" : "") << " -> "
+      << (g.has_c ? " +c" : "");
+  if (fused) {
+    key << " act=" << gemm::activation_name(g.activation) << (g.has_bias ? " +bias" : "")
+        << (g.has_x ? " +x" : "") << (g.has_y ? " +y" : "");
+  }
+  key << " -> "
       << (r.kernel ? r.kernel->config.name : "composite (" + r.reason + ")");
   static std::mutex mutex;
   static std::unordered_set<std::string> seen;
@@ -182,13 +207,7 @@ at::Tensor gemm_axpby_cuda(const at::Tensor& a, const at::Tensor& b,
               "Shown once per reason.");
     return gemm_axpby_composite(a, b, c, alpha, beta, s);
   }
-  const size_t ws_bytes = r.kernel->ops.workspace_size(r.args);
-  at::Tensor workspace;
-  if (ws_bytes > 0) workspace = at::empty({static_cast<int64_t>(ws_bytes)}, a.options().dtype(at::kByte));
-  gemm::Status st = r.kernel->ops.run(r.args, ws_bytes ? workspace.data_ptr() : nullptr,
-                                      at::cuda::getCurrentCUDAStream(a.device().index()).stream(),
-                                      /*launch=*/true);
-  TORCH_CHECK(st.ok, "bw.gemm_axpby: kernel ", r.kernel->config.name, " failed: ", st.message);
+  launch(r, a, "bw.gemm_axpby");
   return d;
 }
 
@@ -240,6 +259,105 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
                       at::cuda::getCurrentCUDAStream(a.device().index()).stream(), launch);
   if (!st.ok) return {(launch ? "launch: " : "host path: ") + st.message, at::Tensor()};
   return {"ok: workspace " + std::to_string(ws_bytes) + " bytes", launch ? d : at::Tensor()};
+}
+
+namespace {
+
+gemm::Activation to_gemm_activation(Activation a) {
+  switch (a) {
+    case Activation::ReLU: return gemm::Activation::Relu;
+    case Activation::GeluTanh: return gemm::Activation::GeluTanh;
+    case Activation::GeluErf: return gemm::Activation::GeluErf;
+    case Activation::SiLU: return gemm::Activation::Silu;
+    default: return gemm::Activation::None;
+  }
+}
+
+// The fused epilogue's extra operands in the kernels' terms; why they cannot be ("" when they can).
+std::string describe_fused(const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x,
+                           double x_factor, const GemmFusedShape& s, void* y_ptr,
+                           GemmArgs* g) {
+  g->epilogue = gemm::Epilogue::Fused;
+  g->activation = to_gemm_activation(s.act);
+  const at::ScalarType out = s.gemm.out_dtype;
+  if (s.has_bias) {
+    if (bias->scalar_type() != out) {
+      return "bias.dtype = " + dtype_str(bias->scalar_type()) + " differs from the output's " +
+             dtype_str(out) + " (fused kernels read bias in the output type)";
+    }
+    if (bias->stride(0) != 1 && s.gemm.n > 1) return "bias is not contiguous";
+    g->has_bias = true;
+    g->bias.ptr = bias->data_ptr();
+  }
+  if (s.reads_x) {
+    if (x->scalar_type() != out) {
+      return "x.dtype = " + dtype_str(x->scalar_type()) + " differs from the output's " +
+             dtype_str(out) + " (fused kernels read x in the output type)";
+    }
+    Major x_major;
+    std::string why = describe_matrix(*x, "x", Major::MN, s.gemm.l, &g->x, &x_major);
+    if (!why.empty()) return why;
+    if (x_major != Major::MN) return "x is not row-major";
+    g->has_x = true;
+    g->x_factor = static_cast<float>(x_factor);
+  }
+  if (s.return_y) {
+    g->has_y = true;
+    g->y = g->d;  // allocated like D: contiguous, row-major
+    g->y.ptr = y_ptr;
+  }
+  return "";
+}
+
+// Chooses the kernel for one gemm_fused call writing D at d_ptr and Y at y_ptr.
+Route fused_route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
+                  const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x,
+                  double alpha, double beta, double x_factor, const GemmFusedShape& s,
+                  void* d_ptr, void* y_ptr) {
+  Route r;
+  r.reason = make_args(a, b, c, alpha, beta, s.gemm, d_ptr, &r.args);
+  if (r.reason.empty()) r.reason = describe_fused(bias, x, x_factor, s, y_ptr, &r.args);
+  if (r.reason.empty()) r = plan_route(std::move(r), device_arch(a));
+  return r;
+}
+
+}  // namespace
+
+std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
+                               const std::optional<at::Tensor>& c,
+                               const std::optional<at::Tensor>& bias,
+                               const std::optional<at::Tensor>& x, double alpha, double beta,
+                               double x_factor, const std::string& activation, bool return_y,
+                               std::optional<at::ScalarType> out_dtype) {
+  const GemmFusedShape s =
+      check_gemm_fused(a, b, c, bias, x, beta, x_factor, activation, return_y, out_dtype);
+  if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
+  if (is_degenerate(s.gemm)) return "degenerate: M, N, L or K is 0 (no product)";
+  const c10::cuda::CUDAGuard guard(a.device());
+  // Any 256-byte-aligned addresses stand for the outputs the op would allocate.
+  void* any = reinterpret_cast<void*>(uintptr_t{1} << 20);
+  Route r = fused_route(a, b, c, bias, x, alpha, beta, x_factor, s, any, any);
+  if (r.kernel) return std::string("kernel: ") + r.kernel->config.name;
+  return "composite (cuBLAS + ATen epilogue): " + r.reason;
+}
+
+std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
+    const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
+    const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x, double alpha,
+    double beta, double x_factor, const GemmFusedShape& s, std::string* why_not) {
+  const GemmAxpbyShape& gs = s.gemm;
+  at::Tensor d = at::empty(gs.out_sizes(), a.options().dtype(gs.out_dtype));
+  at::Tensor y = s.return_y ? at::empty(gs.out_sizes(), a.options().dtype(gs.out_dtype))
+                            : at::empty({0}, a.options().dtype(gs.out_dtype));
+  Route r = fused_route(a, b, c, bias, x, alpha, beta, x_factor, s, d.data_ptr(),
+                        s.return_y ? y.data_ptr() : nullptr);
+  log_choice(r.args, r);
+  if (r.kernel == nullptr) {
+    *why_not = "no compiled kernel fits: " + r.reason;
+    return std::nullopt;
+  }
+  launch(r, a, "bw.gemm_fused");
+  return std::make_tuple(d, y);
 }
 
 }  // namespace bw::ops

@@ -28,6 +28,8 @@ py::dict config_dict(const KernelConfig& k) {
   d["fallback_cluster"] = py::make_tuple(k.fallback_cluster_m, k.fallback_cluster_n);
   d["schedule"] = schedule_name(k.schedule);
   d["scheduler"] = scheduler_name(k.scheduler);
+  d["epilogue"] = k.epilogue == Epilogue::Fused ? "fused" : "axpby";
+  d["activation"] = activation_name(k.activation);
   d["presets"] = k.presets;
   return d;
 }

@@ -107,5 +107,41 @@ def test_sm100_small_m_without_a_1sm_kernel_takes_2sm():
 
 
 def test_sm90_ignores_the_sm100_rule():
-    name, _ = plan(90, m=64)
-    assert name.startswith("sm90_") and "_coop_" in name
+    name, _ = plan(90, m=100, n=8192, k=4096)  # a 1-SM case on sm100
+    assert name.startswith("sm90_") and "_1sm_" not in name and "_2sm_" not in name
+
+
+# The sm90 rules (csrc/gemm/heuristics.cpp, sm90_preference), from the H200 sweep in
+# benchmarks/results/h200/tune/.
+@pytest.mark.parametrize("mnkl,config", [
+    ((1, 8192, 8192, 1), "64x128x64_c1x2_pingpong"),     # M <= 64
+    ((64, 4096, 14336, 1), "64x128x64_c1x2_pingpong"),
+    ((128, 4096, 14336, 1), "64x128x64_c1x2_pingpong"),  # 32 tiles of 128x128: under 3/4 wave
+    ((1024, 1024, 1024, 1), "64x128x64_c1x2_pingpong"),
+    ((4096, 4096, 256, 1), "128x256x64_c2x1_coop"),      # K <= 256
+    ((512, 512, 128, 64), "128x256x64_c2x1_coop"),
+    ((8192, 8192, 8192, 1), "128x256x64_c2x1_coop"),     # M and N >= 8192
+    ((4096, 4096, 1024, 1), "128x128x64_c1x2_pingpong"), # the rest
+    ((8192, 4096, 14336, 1), "128x128x64_c1x2_pingpong"),
+    ((2048, 2048, 2048, 8), "128x128x64_c1x2_pingpong"),
+])
+@pytest.mark.parametrize("table", ["all", "compiled"])
+def test_sm90_shape_rules(mnkl, config, table):
+    m, n, k, l = mnkl
+    name, why = plan(90, table=table, m=m, n=n, k=k, l=l, b_major="K")
+    compiled = {c["name"] for c in _C.compiled_kernels()}
+    if table == "compiled" and f"sm90_bf16_bf16_ak_bk_{config}_axpby" not in compiled:
+        pytest.skip(f"this build lacks sm90_bf16_bf16_ak_bk_{config}_axpby")
+    assert name == f"sm90_bf16_bf16_ak_bk_{config}_axpby", (name, why)
+
+
+def test_sm90_shape_rules_fall_back_to_another_config_when_missing():
+    # f16 -> f32 with an M-major a has only the big config in `default`... in `all` too, since the
+    # small-M configs exist only for a K-major a: the planner takes what exists.
+    name, why = plan(90, m=16, ab="float16", d="float32", a_major="MN", b_major="MN")
+    assert name is not None and "_128x256x64_c2x1_coop_" in name, (name, why)
+
+
+def test_sm90_schedule_is_data_parallel():
+    name, _, sched = _C.plan(dict(m=4096, n=4096, k=4096, ab="bfloat16"), 90, "all", True)
+    assert sched["decomposition"] in ("heuristic", "data_parallel") and sched["splits"] == 1

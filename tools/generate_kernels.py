@@ -43,6 +43,8 @@ SCHEDULES = {
     "2sm": (100, "bw::gemm::sm100::TwoSm", "Schedule::Sm100_2Sm"),
 }
 MAJORS = {"k": "Major::K", "mn": "Major::MN"}
+ACTIVATIONS = {"none": "None", "relu": "Relu", "gelu_tanh": "GeluTanh", "gelu_erf": "GeluErf",
+               "silu": "Silu"}
 TILE_SCHEDULERS = {
     # name: (C++ tile scheduler tag, KernelConfig enumerator, kernel-name suffix)
     "persistent": ("void", "TileScheduler::Persistent", ""),
@@ -63,7 +65,8 @@ class Kernel:
     preset: str                  # smallest preset holding this kernel
     preferred_cluster: tuple[int, int] = (0, 0)
     fallback_cluster: tuple[int, int] = (0, 0)  # run-time cluster: used when preferred won't fit
-    epilogue: str = "Axpby"
+    epilogue: str = "Axpby"         # or "Fused": act(alpha*acc + beta*C + bias) + x_factor*X, Y
+    activation: str = "none"        # with Fused: a key of ACTIVATIONS
     scheduler: str = "persistent"  # or "streamk" (sm90 cooperative): split-K/stream-K per call
 
     @property
@@ -71,8 +74,9 @@ class Kernel:
         t = "x".join(map(str, self.tile))
         c = "dyn%dx%d" % self.preferred_cluster if self.cluster == (0, 0) else "%dx%d" % self.cluster
         sk = TILE_SCHEDULERS[self.scheduler][2]
+        epi = "axpby" if self.epilogue == "Axpby" else f"fused_{self.activation}"
         return (f"sm{self.arch}_{self.ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
-                f"_{t}_c{c}_{self.schedule}{sk}_{self.epilogue.lower()}")
+                f"_{t}_c{c}_{self.schedule}{sk}_{epi}")
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -93,6 +97,9 @@ class Kernel:
                     or self.cluster[0] % 2 == 0), f"{self.name}: 2-SM needs CTA pairs along M"
         if self.schedule == "1sm":
             assert self.tile[0] in (64, 128), self.name
+        assert self.activation in ACTIVATIONS, self.name
+        assert self.epilogue in ("Axpby", "Fused"), self.name
+        assert self.epilogue == "Fused" or self.activation == "none", self.name
         if self.scheduler == "streamk":
             assert self.schedule == "coop", f"{self.name}: CUTLASS's stream-K is sm90 cooperative only"
 
@@ -111,8 +118,17 @@ def _family(arch, preset, dtype_pairs, majors, **cfg):
 # - sm100 128x128x64 1-SM MMA for M <= 128, where a 256-row 2-SM tile would be at least half
 #   empty; run-time cluster 1x2 preferred (the CTAs along N share, and multicast, the A tile),
 #   1x1 fallback.
+# - sm90 128x128x64 ping-pong, cluster 1x2, and 64x128x64 ping-pong, cluster 1x2: chosen by the
+#   H200 sweep of benchmarks/tune.py (benchmarks/results/h200/tune/, 2026-11-30) over 8 candidate
+#   configs x 6 run-time schedules on 36 problems. 128x128 ping-pong was the fastest or within 3%
+#   on most mid and large problems with K > 256; 64x128 ping-pong on M <= 64 and on problems of
+#   less than a wave of 128x128 tiles. Stream-K/split-K (CUTLASS's stream-K scheduler) never beat
+#   the best data-parallel config by more than 3% and cost 1-3% where it lost, so the default set
+#   has none; the candidates stay in `all`.
 # The ci preset holds one kernel per arch, the layout of contiguous a @ contiguous b.
 _SM90_BIG = dict(tile=(128, 256, 64), cluster=(2, 1), schedule="coop")
+_SM90_MID = dict(tile=(128, 128, 64), cluster=(1, 2), schedule="pingpong")
+_SM90_SMALL = dict(tile=(64, 128, 64), cluster=(1, 2), schedule="pingpong")
 _SM100_BIG = dict(tile=(256, 128, 64), cluster=(0, 0), preferred_cluster=(4, 1),
                   fallback_cluster=(2, 1), schedule="2sm")
 _SM100_SMALL_M = dict(tile=(128, 128, 64), cluster=(0, 0), preferred_cluster=(1, 2),
@@ -139,6 +155,20 @@ KERNELS: list[Kernel] = [
     *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
       for k in (_family(arch, "default", [("bf16", "bf16"), ("f16", "f16")], _ALL_MAJORS, **cfg)
                 + _family(arch, "default", [("f16", "f32")], [("k", "k"), ("k", "mn")], **cfg))],
+    # default, sm90: the mid config in every layout; the small-M config in the layouts where M is
+    # the token count (the forward x @ W.T, x @ W and the input gradient), i.e. a K-major a.
+    *_family(90, "default", [("bf16", "bf16"), ("f16", "f16")], _ALL_MAJORS, **_SM90_MID),
+    *_family(90, "default", [("f16", "f32")], [("k", "k"), ("k", "mn")], **_SM90_MID),
+    *_family(90, "default", [("bf16", "bf16"), ("f16", "f16"), ("f16", "f32")],
+             [("k", "k"), ("k", "mn")], **_SM90_SMALL),
+    # The fused epilogue (bw.gemm_fused), one kernel per activation, in the nn.Linear layout
+    # x @ W.T (blackwell_ops.nn.Linear's forward) for both 16-bit types. sm90: the mid config,
+    # whose ping-pong schedule overlaps one warp group's heavier epilogue with the other's MMA.
+    # ci: one per arch, so CI compiles and SASS-checks the fused tree on both.
+    *[Kernel(arch=arch, ab=ab, cd=ab, a_major="k", b_major="k", epilogue="Fused", activation=act,
+             preset="ci" if (ab, act) == ("bf16", "gelu_tanh") else "default", **cfg)
+      for arch, cfg in ((90, _SM90_MID), (100, _SM100_BIG)) for ab in ("bf16", "f16")
+      for act in ACTIVATIONS],
     # default, sm100: 1-SM kernels for small M in the forward layouts (x @ W.T and x @ W).
     *_family(100, "default", [("bf16", "bf16"), ("f16", "f16")], [("k", "k"), ("k", "mn")],
              **_SM100_SMALL_M),
@@ -191,19 +221,20 @@ def render_kernel(k: Kernel) -> str:
     a, b = MAJORS[k.a_major], MAJORS[k.b_major]
     sched = SCHEDULES[k.schedule][1]
     tsched = TILE_SCHEDULERS[k.scheduler][0]
+    act = f"bw::gemm::Activation::{ACTIVATIONS[k.activation]}"
     tm, tn, tk = k.tile
     cm, cn = k.cluster
     pm, pn = k.preferred_cluster
     if k.arch == 90:
         include = "gemm/sm90/gemm_sm90.cuh"
         targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
-                 f" {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}")
+                 f" {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
         alias = f"bw::gemm::sm90::Gemm<{targs}>"
     else:
         include = "gemm/sm100/gemm_sm100.cuh"
         fm, fn = k.fallback_cluster
         targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
-                 f" {pm}, {pn}, {fm}, {fn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}")
+                 f" {pm}, {pn}, {fm}, {fn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
         alias = f"bw::gemm::sm100::Gemm<{targs}>"
     return (HEADER + f"// Kernel: {k.name} (presets: {' '.join(k.presets)})\n"
             f'#include "{include}"\n\n'
@@ -217,7 +248,8 @@ def config_initializer(k: Kernel) -> str:
         f'"{k.name}"', str(k.arch), q(DTYPES[k.ab][1]), q(DTYPES[k.cd][1]),
         q(MAJORS[k.a_major]), q(MAJORS[k.b_major]), *map(str, k.tile), *map(str, k.cluster),
         *map(str, k.preferred_cluster), *map(str, k.fallback_cluster), q(SCHEDULES[k.schedule][2]),
-        q(TILE_SCHEDULERS[k.scheduler][1]), q(f"Epilogue::{k.epilogue}"), '"' + " ".join(k.presets) + '"'])
+        q(TILE_SCHEDULERS[k.scheduler][1]), q(f"Epilogue::{k.epilogue}"),
+        q(f"Activation::{ACTIVATIONS[k.activation]}"), '"' + " ".join(k.presets) + '"'])
 
 
 def render_table() -> str:

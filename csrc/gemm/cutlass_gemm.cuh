@@ -73,7 +73,7 @@ template <class ArchTag_,
           Major AMajor, Major BMajor,
           class TileShape_, class ClusterShape_,
           class MainloopSchedule_, class EpilogueSchedule_, class TileSchedulerTag_,
-          Epilogue Epi, int PreferredClusterM = 0, int PreferredClusterN = 0,
+          Epilogue Epi, Activation Act, int PreferredClusterM = 0, int PreferredClusterN = 0,
           int FallbackClusterM = 0, int FallbackClusterN = 0>
 struct CutlassGemm {
   using ArchTag            = ArchTag_;
@@ -91,7 +91,8 @@ struct CutlassGemm {
   static constexpr int AlignmentCD = 16 / sizeof(ElementCD_);
   using TileShape          = TileShape_;
   using ClusterShape       = ClusterShape_;
-  using EpilogueSelect     = epilogue::Select<Epi, ElementD, ElementC, ElementCompute>;
+  using EpilogueSelect     = epilogue::Select<Epi, Act, ArchTag, TileShape_, EpilogueSchedule_,
+                                              ElementD, ElementC, ElementCompute>;
   static constexpr bool kRuntimeCluster = !cute::is_static_v<ClusterShape_>;
 
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 namespace bw::gemm {
 
@@ -31,12 +32,6 @@ std::string operand_alignment(const char* name, const Operand& op, int64_t conti
 
 }  // namespace
 
-SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
-  (void)g;
-  (void)k;
-  return SchedulerArgs{};
-}
-
 std::string kernel_precondition_failure(const GemmArgs& g) {
   std::ostringstream why;
   if (g.ab != DType::F16 && g.ab != DType::BF16) {
@@ -64,6 +59,77 @@ std::string kernel_precondition_failure(const GemmArgs& g) {
   if (s.empty()) s = operand_alignment("b", g.b, g.b_major == Major::K ? g.k : g.n, g.l, ab);
   if (s.empty() && g.has_c) s = operand_alignment("c", g.c, g.n, g.l, cd);
   if (s.empty()) s = operand_alignment("out", g.d, g.n, g.l, cd);
+  if (g.epilogue == Epilogue::Fused) {
+    if (s.empty() && g.has_x) s = operand_alignment("x", g.x, g.n, g.l, cd);
+    if (s.empty() && g.has_y) s = operand_alignment("y", g.y, g.n, g.l, cd);
+    if (s.empty() && g.has_bias) s = operand_alignment("bias", g.bias, g.n, 1, cd);
+  }
+  return s;
+}
+
+namespace {
+
+// sm90 configurations the rules below name, by role. A kernel is a (tile, schedule) of one of
+// these, for the problem's types and layout.
+struct Sm90Role {
+  int tile_m, tile_n;
+  Schedule schedule;
+};
+constexpr Sm90Role kSm90Big{128, 256, Schedule::Sm90Cooperative};  // 128x256x64 coop, 2x1
+constexpr Sm90Role kSm90Mid{128, 128, Schedule::Sm90Pingpong};     // 128x128x64 ping-pong, 1x2
+constexpr Sm90Role kSm90Small{64, 128, Schedule::Sm90Pingpong};    // 64x128x64 ping-pong, 1x2
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The sm90 roles for problem g, most preferred first. Measured on the H200 with
+// benchmarks/tune.py (benchmarks/results/h200/tune/, 2026-11-30; ratios are time of the best
+// config / time of the named one, so 1.00 is the best):
+//  - M <= 64, or less than 3/4 of a wave of 128x128 output tiles: Small. 1x/16x/64x8192x8192 1.00
+//    (Mid 0.73-0.80, Big 0.55-0.61); 1024^3 1.00 (Mid 0.67); 512^3, 1000^3, 128x6144x4096 and
+//    128x4096x14336 1.00 (Mid 0.72-0.94).
+//  - K <= 256 (the epilogue's share of the time is large), or M and N both >= 8192: Big.
+//    4096x4096x256 1.00 (Mid 0.85); batched 512x512x128 x64 1.00 (Mid 0.85); 8192^3 1.00 (Mid
+//    0.96); 8192x14336x4096 1.00 (Mid 1.00).
+//  - Otherwise Mid: 4096x4096x512/1024 1.00 (Big 0.96/0.86), 8192x4096x14336 1.00 (Big 0.95),
+//    2048^3 x8 1.00 (Big 0.92), 1024x6144x4096 1.00 (Big 0.83); its worst loss is 4096^3, 0.97.
+std::vector<Sm90Role> sm90_preference(const GemmArgs& g) {
+  const int64_t tiles128 = ceil_div(g.m, 128) * ceil_div(g.n, 128) * g.l;
+  const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
+  if (g.m <= 64 || 4 * tiles128 < 3 * sms) return {kSm90Small, kSm90Mid, kSm90Big};
+  if (g.k <= 256 || (g.m >= 8192 && g.n >= 8192)) return {kSm90Big, kSm90Mid, kSm90Small};
+  return {kSm90Mid, kSm90Big, kSm90Small};
+}
+
+// Lower is better: where config k stands in the problem's preference (kernels outside the named
+// roles, e.g. the tuning candidates of a BW_KERNELS=all build, rank last). Among equal roles the
+// persistent scheduler ranks before stream-K, whose bookkeeping cost 1-3% in the same sweep.
+// sm90_pref: sm90_preference(g) on sm90, unused on sm100.
+int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
+         const std::vector<Sm90Role>& sm90_pref) {
+  int r = 1000;
+  if (device_arch == 90) {
+    const std::vector<Sm90Role>& pref = sm90_pref;
+    for (size_t i = 0; i < pref.size(); ++i) {
+      if (k.tile_m == pref[i].tile_m && k.tile_n == pref[i].tile_n &&
+          k.schedule == pref[i].schedule) {
+        r = 10 * static_cast<int>(i);
+      }
+    }
+  } else {
+    const bool want_1sm = g.m <= 128;
+    r = ((k.schedule == Schedule::Sm100_1Sm) == want_1sm) ? 0 : 10;
+  }
+  return r + (k.scheduler == TileScheduler::StreamK ? 1 : 0);
+}
+
+}  // namespace
+
+SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
+  // Data-parallel everywhere: no problem of the sweep ran faster with split-K or stream-K by more
+  // than 3%, and CUTLASS's own heuristic mode picked them where they lost.
+  (void)g;
+  SchedulerArgs s;
+  if (k.scheduler == TileScheduler::StreamK) s.decomposition = Decomposition::DataParallel;
   return s;
 }
 
@@ -74,15 +140,12 @@ std::string kernel_precondition_failure(const GemmArgs& g) {
 //     addresses and strides; the problem shape is 32-bit.
 //  3. Exact match on (input type, output type, A majorness, B majorness): a kernel never copies
 //     or transposes an input.
-//  4. sm100: M <= 128 prefers a 1-SM kernel, since a 256-row 2-SM MMA tile would be at least half
-//     empty; larger M prefers 2-SM (each CTA pair shares B, halving its load per SM). Reasoned
-//     from the tile shapes, not measured: no Blackwell GPU here.
-//  5. Among the remaining matches, the first in table order. Each (arch, types, layout) has one
-//     config per schedule: sm90 128x256x64 cooperative cluster 2x1 (on the H200, 2026-11-30:
-//     0.98-1.07x the best of cuBLAS and torch.compile at 8192^3, 1.20-1.32x at shallow K, 0.5x at
-//     M <= 128 — benchmarks/results/h200/); sm100 256x128x64 2-SM with a run-time 4x1 cluster and
-//     128x128x64 1-SM with a run-time 1x2 cluster (both unmeasured). Small-M, stream-K and
-//     ping-pong rules for sm90 come with their kernels.
+//  4. Among the matches, the best ranked (rank() above):
+//     sm90: by problem shape, from the H200 sweep (sm90_preference);
+//     sm100: M <= 128 prefers a 1-SM kernel, since a 256-row 2-SM MMA tile would be at least
+//     half empty; larger M prefers 2-SM (each CTA pair shares B, halving its load per SM).
+//     Reasoned from the tile shapes, not measured: no Blackwell GPU here.
+//  5. Ties: the first in table order (kernel names sorted).
 Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConfig*>& candidates) {
   Plan p;
   std::ostringstream why;
@@ -102,14 +165,18 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
   }
   p.reason = kernel_precondition_failure(g);
   if (!p.reason.empty()) return p;
-  const bool want_1sm = device_arch == 100 && g.m <= 128;
+  const std::vector<Sm90Role> sm90_pref =
+      device_arch == 90 ? sm90_preference(g) : std::vector<Sm90Role>{};
+  int best = 0;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const KernelConfig& k = *candidates[i];
     if (k.arch == device_arch && k.ab == g.ab && k.cd == g.d_dtype && k.a_major == g.a_major &&
-        k.b_major == g.b_major) {
-      const bool preferred = (k.schedule == Schedule::Sm100_1Sm) == want_1sm;
-      if (p.index < 0 || preferred) p.index = static_cast<int>(i);
-      if (preferred) break;
+        k.b_major == g.b_major && k.epilogue == g.epilogue && k.activation == g.activation) {
+      const int r = rank(g, k, device_arch, sm90_pref);
+      if (p.index < 0 || r < best) {
+        p.index = static_cast<int>(i);
+        best = r;
+      }
     }
   }
   if (p.index >= 0) {
@@ -118,7 +185,13 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
   }
   why << "no compiled sm_" << device_arch << "a kernel for " << dtype_name(g.ab) << " -> "
       << dtype_name(g.d_dtype) << " with a " << major_name(g.a_major) << "-major and b "
-      << major_name(g.b_major) << "-major (build with BW_KERNELS=all for every layout)";
+      << major_name(g.b_major) << "-major";
+  if (g.epilogue == Epilogue::Fused) {
+    why << " and the fused epilogue with activation " << activation_name(g.activation)
+        << " (fused kernels exist for a K-major a and b, i.e. x @ W.T, in float16 and bfloat16)";
+  } else {
+    why << " (build with BW_KERNELS=all for every layout)";
+  }
   p.reason = why.str();
   return p;
 }

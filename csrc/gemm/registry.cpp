@@ -73,6 +73,17 @@ const char* scheduler_name(TileScheduler s) {
   return s == TileScheduler::StreamK ? "stream_k" : "persistent";
 }
 
+const char* activation_name(Activation a) {
+  switch (a) {
+    case Activation::None: return "none";
+    case Activation::Relu: return "relu";
+    case Activation::GeluTanh: return "gelu_tanh";
+    case Activation::GeluErf: return "gelu_erf";
+    case Activation::Silu: return "silu";
+  }
+  return "?";
+}
+
 const char* decomposition_name(Decomposition d) {
   switch (d) {
     case Decomposition::Heuristic: return "heuristic";

@@ -47,7 +47,11 @@ struct SchedulerArgs {
 // The epilogue tree (csrc/gemm/epilogue.hpp) a kernel was built with.
 enum class Epilogue : uint8_t {
   Axpby,  // D = alpha * acc + beta * C, C skipped when beta == 0
+  Fused,  // D = act(alpha * acc + beta * C + bias) + x_factor * X, optionally Y = acc
 };
+
+// The activation of the fused epilogue (a compile-time choice: one kernel per activation).
+enum class Activation : uint8_t { None, Relu, GeluTanh, GeluErf, Silu };
 
 // One kernel's compile-time configuration, as plain data. tools/generate_kernels.py writes one
 // of these per kernel (csrc/gemm/generated/kernel_table.inc) and the matching template
@@ -66,6 +70,7 @@ struct KernelConfig {
   Schedule schedule;
   TileScheduler scheduler;
   Epilogue epilogue;
+  Activation activation;  // None for Axpby
   const char* presets;  // space-separated kernel-set presets holding this kernel
 };
 
@@ -88,6 +93,13 @@ struct GemmArgs {
   bool has_c = false;  // false: C is not read (beta == 0 or no c)
   float alpha = 1.f;
   float beta = 0.f;
+  // The fused epilogue (epilogue == Fused): bias (length N), X and Y are in D's type; X and Y
+  // row-major with D's shape. Absent ones are not read (bias, X) or not written (Y).
+  Epilogue epilogue = Epilogue::Axpby;
+  Activation activation = Activation::None;
+  Operand bias, x, y;
+  bool has_bias = false, has_x = false, has_y = false;
+  float x_factor = 0.f;
   int device_id = 0;
   int sm_count = 0;
   SchedulerArgs sched;  // set by the planner
@@ -106,6 +118,7 @@ const char* major_name(Major m);
 const char* schedule_name(Schedule s);
 const char* scheduler_name(TileScheduler s);
 const char* decomposition_name(Decomposition d);
+const char* activation_name(Activation a);
 int dtype_bytes(DType t);
 
 }  // namespace bw::gemm

@@ -2,5 +2,5 @@
 // Kernel: sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby (presets: default all)
 #include "gemm/sm100/gemm_sm100.cuh"
 
-using Kernel_sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby = bw::gemm::sm100::Gemm<cutlass::half_t, cutlass::half_t, bw::gemm::Major::K, bw::gemm::Major::K, 128, 128, 64, 0, 0, 1, 2, 1, 1, bw::gemm::sm100::OneSm, void, bw::gemm::Epilogue::Axpby>;
-BW_REGISTER_KERNEL(sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby, Kernel_sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby, "sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby", 100, bw::gemm::DType::F16, bw::gemm::DType::F16, bw::gemm::Major::K, bw::gemm::Major::K, 128, 128, 64, 0, 0, 1, 2, 1, 1, bw::gemm::Schedule::Sm100_1Sm, bw::gemm::TileScheduler::Persistent, bw::gemm::Epilogue::Axpby, "default all")
+using Kernel_sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby = bw::gemm::sm100::Gemm<cutlass::half_t, cutlass::half_t, bw::gemm::Major::K, bw::gemm::Major::K, 128, 128, 64, 0, 0, 1, 2, 1, 1, bw::gemm::sm100::OneSm, void, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None>;
+BW_REGISTER_KERNEL(sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby, Kernel_sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby, "sm100_f16_f16_ak_bk_128x128x64_cdyn1x2_1sm_axpby", 100, bw::gemm::DType::F16, bw::gemm::DType::F16, bw::gemm::Major::K, bw::gemm::Major::K, 128, 128, 64, 0, 0, 1, 2, 1, 1, bw::gemm::Schedule::Sm100_1Sm, bw::gemm::TileScheduler::Persistent, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None, "default all")

@@ -2,5 +2,5 @@
 // Kernel: sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby (presets: all)
 #include "gemm/sm90/gemm_sm90.cuh"
 
-using Kernel_sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby = bw::gemm::sm90::Gemm<cutlass::bfloat16_t, cutlass::bfloat16_t, bw::gemm::Major::K, bw::gemm::Major::K, 128, 128, 64, 2, 1, bw::gemm::sm90::Cooperative, cutlass::gemm::StreamKScheduler, bw::gemm::Epilogue::Axpby>;
-BW_REGISTER_KERNEL(sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby, Kernel_sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby, "sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby", 90, bw::gemm::DType::BF16, bw::gemm::DType::BF16, bw::gemm::Major::K, bw::gemm::Major::K, 128, 128, 64, 2, 1, 0, 0, 0, 0, bw::gemm::Schedule::Sm90Cooperative, bw::gemm::TileScheduler::StreamK, bw::gemm::Epilogue::Axpby, "all")
+using Kernel_sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby = bw::gemm::sm90::Gemm<cutlass::bfloat16_t, cutlass::bfloat16_t, bw::gemm::Major::K, bw::gemm::Major::K, 128, 128, 64, 2, 1, bw::gemm::sm90::Cooperative, cutlass::gemm::StreamKScheduler, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None>;
+BW_REGISTER_KERNEL(sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby, Kernel_sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby, "sm90_bf16_bf16_ak_bk_128x128x64_c2x1_coop_sk_axpby", 90, bw::gemm::DType::BF16, bw::gemm::DType::BF16, bw::gemm::Major::K, bw::gemm::Major::K, 128, 128, 64, 2, 1, 0, 0, 0, 0, bw::gemm::Schedule::Sm90Cooperative, bw::gemm::TileScheduler::StreamK, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None, "all")

@@ -23,10 +23,10 @@ struct Pingpong {
 };
 
 template <class ElementAB, class ElementCD, Major A, Major B, int TM, int TN, int TK, int CM, int CN,
-          class Sched, class TileScheduler, Epilogue Epi>
+          class Sched, class TileScheduler, Epilogue Epi, Activation Act>
 using Gemm = CutlassGemm<cutlass::arch::Sm90, ElementAB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>,
-                         typename Sched::Mainloop, typename Sched::Epilogue, TileScheduler, Epi>;
+                         typename Sched::Mainloop, typename Sched::Epilogue, TileScheduler, Epi, Act>;
 
 }  // namespace bw::gemm::sm90
