@@ -246,6 +246,9 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
   if (k.ab != g.ab || k.cd != g.d_dtype || k.a_major != g.a_major || k.b_major != g.b_major) {
     return {"mismatch: the kernel's types or layout differ from the problem's", at::Tensor()};
   }
+  if (k.epilogue != gemm::Epilogue::Axpby) {
+    return {"mismatch: a fused-epilogue kernel (run it through bw.gemm_fused)", at::Tensor()};
+  }
   if (launch && device_arch(a) != k.arch) {
     return {"wrong arch: the kernel is sm_" + std::to_string(k.arch) + "a", at::Tensor()};
   }

@@ -192,11 +192,14 @@ def select(spec: str, archs) -> list[Kernel]:
     """The kernels a build of `spec` for `archs` (ints, e.g. [90, 100]) compiles.
 
     spec: a preset name, or a comma-separated list of preset names and kernel-name globs (e.g.
-    "ci,sm90_bf16_bf16_ak_bmn_*": the ci preset plus those kernels), for tuning builds.
+    "ci,sm90_bf16_bf16_ak_bmn_*": the ci preset plus those kernels), for tuning builds. A term
+    starting with "-" removes the kernels its glob matches ("default,-sm90_f16_*").
     """
     chosen = set()
     for term in filter(None, (t.strip() for t in spec.split(","))):
-        if term in PRESETS:
+        if term.startswith("-"):
+            chosen -= {k.name for k in KERNELS if fnmatch.fnmatchcase(k.name, term[1:])}
+        elif term in PRESETS:
             chosen |= {k.name for k in KERNELS if term in k.presets}
         elif any(ch in term for ch in "*?[") or any(k.name == term for k in KERNELS):
             matched = {k.name for k in KERNELS if fnmatch.fnmatchcase(k.name, term)}
