@@ -107,3 +107,12 @@ def fused_reference(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, x_fact
     if x is not None and x_factor != 0:
         d = d + x_factor * x.double().cpu()
     return d
+
+
+def kernel_params(kernels, why_none: str):
+    """pytest parameters for per-kernel tests, named by kernel; with no kernel, one parameter
+    skipped with why_none (rather than pytest's bare 'got empty parameter set')."""
+    import pytest
+    if not kernels:
+        return [pytest.param(None, id="no-kernel", marks=pytest.mark.skip(reason=why_none))]
+    return [pytest.param(k, id=k["name"]) for k in kernels]

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from blackwell_ops import _C, gemm_axpby
-from helpers import assert_close, poison_next_alloc, rand, reference, TOL
+from helpers import kernel_params, assert_close, poison_next_alloc, rand, reference, TOL
 
 pytestmark = pytest.mark.gpu
 
@@ -26,6 +26,10 @@ def _kernels_for_this_gpu():
     # tests/test_gpu_fused.py (run_kernel speaks gemm_axpby's arguments only).
     return [k for k in _C.compiled_kernels()
             if k["arch"] == _arch() and k.get("epilogue", "axpby") == "axpby"]
+
+
+KERNELS = kernel_params(_kernels_for_this_gpu(),
+                        "no compiled axpby kernel for this GPU (or no GPU)")
 
 
 def _operands(k, m, n, kk, l=None, g=None, share=None):
@@ -61,7 +65,7 @@ def _run(kernel, a, b, c, alpha, beta, out_dtype):
     return d
 
 
-@pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("mnk", SHAPES, ids=lambda s: "x".join(map(str, s)))
 def test_kernel_vs_reference(kernel, mnk):
     m, n, k = mnk
@@ -79,7 +83,7 @@ def test_kernel_vs_reference(kernel, mnk):
                      f"{kernel['name']} {mnk} alpha={alpha} beta={beta}")
 
 
-@pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("share", [None, "a", "b"])
 def test_kernel_batched(kernel, share):
     l, m, n, k = 3, 200, 136, 264
@@ -92,7 +96,7 @@ def test_kernel_batched(kernel, share):
     assert_close(d, reference(a, b, c, 0.5, -1.0), TOL[cd], f"{kernel['name']} share={share}")
 
 
-@pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
+@pytest.mark.parametrize("kernel", KERNELS)
 def test_kernel_nan_inf_propagate_like_addmm(kernel):
     cd = DT[kernel["cd"]]
     g = torch.Generator(device="cuda").manual_seed(5)
@@ -105,7 +109,7 @@ def test_kernel_nan_inf_propagate_like_addmm(kernel):
     assert torch.equal(torch.isinf(d), torch.isinf(e))
 
 
-@pytest.mark.parametrize("kernel", _kernels_for_this_gpu(), ids=lambda k: k["name"])
+@pytest.mark.parametrize("kernel", KERNELS)
 def test_op_routes_to_a_kernel_of_the_right_family(kernel):
     """The public op takes a compiled kernel for every aligned layout/type a kernel exists for,
     and gives the kernel's answer."""

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from blackwell_ops import _C, gemm_fused
-from helpers import TOL, assert_close, fused_reference, rand, reference
+from helpers import kernel_params, TOL, assert_close, fused_reference, rand, reference
 
 pytestmark = pytest.mark.gpu
 
@@ -27,6 +27,10 @@ def _fused_kernels():
             if k["arch"] == _arch() and k.get("epilogue") == "fused"]
 
 
+FUSED_KERNELS = kernel_params(_fused_kernels(),
+                              "no compiled fused kernel for this GPU (or no GPU)")
+
+
 OPTIONS = {
     "all": dict(c=True, beta=0.5, bias=True, x=True, x_factor=3.0, return_y=True),
     "bare": dict(c=False, beta=0.0, bias=False, x=False, x_factor=1.0, return_y=False),
@@ -43,7 +47,7 @@ def test_fused_kernels_exist_for_this_gpu():
     assert _fused_kernels(), "this build compiled no fused kernel for this GPU"
 
 
-@pytest.mark.parametrize("kernel", _fused_kernels(), ids=lambda k: k["name"])
+@pytest.mark.parametrize("kernel", FUSED_KERNELS)
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, filter(None, s))))
 @pytest.mark.parametrize("opt", OPTIONS, ids=str)
 def test_fused_kernel_vs_reference(kernel, shape, opt):
@@ -78,7 +82,7 @@ def test_fused_kernel_vs_reference(kernel, shape, opt):
         assert_close(y, reference(a, b), TOL[dt], f"{kernel['name']} {shape} {opt}: Y")
 
 
-@pytest.mark.parametrize("kernel", _fused_kernels()[:1], ids=lambda k: k["name"])
+@pytest.mark.parametrize("kernel", FUSED_KERNELS[:1])
 def test_fused_kernel_path_in_training(kernel):
     """nn.Linear-style use with grad: the forward keeps Y from the same launch and the backward's
     GEMMs run; gradients match the fp64 reference's autograd."""

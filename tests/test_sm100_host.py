@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from blackwell_ops import _C
-from helpers import rand
+from helpers import kernel_params, rand
 
 pytestmark = pytest.mark.gpu
 
@@ -16,12 +16,15 @@ def _sm100_kernels():
     return [k for k in _C.compiled_kernels() if k["arch"] == 100]
 
 
+SM100_KERNELS = kernel_params(_sm100_kernels(), "this build has no sm_100a kernels")
+
+
 def test_build_has_sm100_kernels():
     if not _sm100_kernels():
         pytest.skip("this build has no sm_100a kernels (BW_ARCHS lacks 100a)")
 
 
-@pytest.mark.parametrize("kernel", _sm100_kernels(), ids=lambda k: k["name"])
+@pytest.mark.parametrize("kernel", SM100_KERNELS)
 @pytest.mark.parametrize("mnkl", [(256, 256, 128, 1), (128, 8192, 8192, 1), (4096, 4096, 4096, 1),
                                   (1000, 1016, 1032, 1), (512, 384, 256, 4)],
                          ids=lambda s: "x".join(map(str, s)))
