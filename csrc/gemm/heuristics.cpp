@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 #include <sstream>
+#include <array>
 #include <vector>
 
 namespace bw::gemm {
@@ -92,23 +93,24 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 //    0.96); 8192x14336x4096 1.00 (Mid 1.00).
 //  - Otherwise Mid: 4096x4096x512/1024 1.00 (Big 0.96/0.86), 8192x4096x14336 1.00 (Big 0.95),
 //    2048^3 x8 1.00 (Big 0.92), 1024x6144x4096 1.00 (Big 0.83); its worst loss is 4096^3, 0.97.
-std::vector<Sm90Role> sm90_preference(const GemmArgs& g) {
+using Sm90Preference = std::array<Sm90Role, 3>;
+
+Sm90Preference sm90_preference(const GemmArgs& g) {
   const int64_t tiles128 = ceil_div(g.m, 128) * ceil_div(g.n, 128) * g.l;
   const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
-  if (g.m <= 64 || 4 * tiles128 < 3 * sms) return {kSm90Small, kSm90Mid, kSm90Big};
-  if (g.k <= 256 || (g.m >= 8192 && g.n >= 8192)) return {kSm90Big, kSm90Mid, kSm90Small};
-  return {kSm90Mid, kSm90Big, kSm90Small};
+  if (g.m <= 64 || 4 * tiles128 < 3 * sms) return {{kSm90Small, kSm90Mid, kSm90Big}};
+  if (g.k <= 256 || (g.m >= 8192 && g.n >= 8192)) return {{kSm90Big, kSm90Mid, kSm90Small}};
+  return {{kSm90Mid, kSm90Big, kSm90Small}};
 }
 
 // Lower is better: where config k stands in the problem's preference (kernels outside the named
 // roles, e.g. the tuning candidates of a BW_KERNELS=all build, rank last). Among equal roles the
 // persistent scheduler ranks before stream-K, whose bookkeeping cost 1-3% in the same sweep.
-// sm90_pref: sm90_preference(g) on sm90, unused on sm100.
+// pref: sm90_preference(g) on sm90, unused on sm100.
 int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
-         const std::vector<Sm90Role>& sm90_pref) {
+         const Sm90Preference& pref) {
   int r = 1000;
   if (device_arch == 90) {
-    const std::vector<Sm90Role>& pref = sm90_pref;
     for (size_t i = 0; i < pref.size(); ++i) {
       if (k.tile_m == pref[i].tile_m && k.tile_n == pref[i].tile_n &&
           k.schedule == pref[i].schedule) {
@@ -165,8 +167,7 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
   }
   p.reason = kernel_precondition_failure(g);
   if (!p.reason.empty()) return p;
-  const std::vector<Sm90Role> sm90_pref =
-      device_arch == 90 ? sm90_preference(g) : std::vector<Sm90Role>{};
+  const Sm90Preference sm90_pref = sm90_preference(g);
   int best = 0;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const KernelConfig& k = *candidates[i];
