@@ -116,10 +116,11 @@ def gemm_fused_strategies(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, 
     return strategies
 
 
-# register_sharding hashes only the non-tensor arguments from the first int argument on (here
-# out_dtype) into DTensor's sharding cache key. gemm_fused's strategies depend on return_y (Y's
-# placement and shape), so every non-tensor argument is hashed: without it a call with
-# return_y=True could reuse the cached decision (and output metadata) of one with return_y=False.
+# register_sharding derives a RuntimeSchemaInfo that hashes the non-tensor arguments into
+# DTensor's sharding-cache key only from the first int argument on (here out_dtype). The rules
+# above read return_y (Y's placement), so every non-tensor argument is hashed. With torch 2.14.1
+# tests/test_distributed.py (the same specs with both return_y values) passes without this too;
+# it is kept so that the rules' correctness does not depend on how the cache key is built.
 _SCHEMA_INFO = {
     torch.ops.bw.gemm_axpby.default: RuntimeSchemaInfo(static_argnum=3, needs_pytree=True),
     torch.ops.bw.gemm_fused.default: RuntimeSchemaInfo(static_argnum=5, needs_pytree=True),

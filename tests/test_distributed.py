@@ -1,0 +1,284 @@
+"""DTensor sharding rules of blackwell_ops.distributed, on 2 CPU processes (gloo), no GPU.
+
+One pair of processes (torch.multiprocessing.spawn, a FileStore in tmp_path) runs every case once
+per test session and writes what it saw; the tests below assert on it, one test per case. Each
+case runs bw.gemm_axpby / bw.gemm_fused on DTensors placed as the case says and compares
+full_tensor() with the op run on the full tensors in the same process (fp32, same seeded
+inputs), and records the output placements.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from types import SimpleNamespace
+
+import pytest
+import torch
+
+import blackwell_ops  # noqa: F401
+
+dist = pytest.importorskip("torch.distributed")
+if not dist.is_available() or not hasattr(blackwell_ops, "distributed"):
+    pytest.skip("torch.distributed.tensor is not available", allow_module_level=True)
+
+from torch.distributed.tensor import Partial, Replicate, Shard  # noqa: E402
+
+from blackwell_ops.distributed import gemm_axpby_strategies, gemm_fused_strategies  # noqa: E402
+
+WORLD = 2
+TOL = 1e-5  # fp32, relative (Frobenius); sharding changes at most the order of a K reduction
+R, S0, S1, S2, P = "R", "S0", "S1", "S2", "P"
+
+# name: (a shape, b shape, c shape or None, {a, b, c placements}, alpha, beta, expected D)
+AXPBY_CASES = {
+    "replicate": ((16, 8), (8, 12), (16, 12), (R, R, R), 1.5, 0.5, R),
+    "split_m": ((16, 8), (8, 12), (16, 12), (S0, R, S0), 1.5, 0.5, S0),
+    "split_m_no_c": ((16, 8), (8, 12), None, (S0, R, None), 1.0, 0.0, S0),
+    "split_n": ((16, 8), (8, 12), (16, 12), (R, S1, S1), 1.0, -1.0, S1),
+    "split_k_no_c": ((16, 8), (8, 12), None, (S1, S0, None), 2.0, 0.0, P),
+    # c counted once: it goes in as Partial (Replicate c is partitioned locally)
+    "split_k_with_c": ((16, 8), (8, 12), (16, 12), (S1, S0, R), 1.0, 0.75, P),
+    "batched_split_l": ((4, 6, 8), (4, 8, 10), (4, 6, 10), (S0, S0, S0), 1.0, 1.0, S0),
+    "batched_split_l_shared_b": ((4, 6, 8), (8, 10), None, (S0, R, None), 1.0, 0.0, S0),
+    "batched_split_m": ((4, 6, 8), (4, 8, 10), None, (S1, R, None), 1.0, 0.0, S1),
+    "batched_split_n": ((4, 6, 8), (4, 8, 10), (4, 6, 10), (R, S2, S2), 1.0, 1.0, S2),
+    "batched_split_k": ((4, 6, 8), (4, 8, 10), None, (S2, S1, None), 1.0, 0.0, P),
+}
+
+# name: (a, b, c, bias, x shapes, {a, b, c, bias, x placements}, activation, return_y,
+#        expected D placement or "not P")
+FUSED_CASES = {
+    "split_m": ((16, 8), (8, 12), None, (12,), (16, 12), (S0, R, None, R, S0), "silu", True, S0),
+    "split_n": ((16, 8), (8, 12), (16, 12), (12,), (16, 12), (R, S1, S1, S0, S1), "relu", False,
+                S1),
+    "split_n_return_y": ((16, 8), (8, 12), None, (12,), None, (R, S1, None, S0, None), "gelu_erf",
+                         True, S1),
+    "batched_split_l": ((4, 6, 8), (8, 10), None, (10,), (4, 6, 10), (S0, R, None, R, S0),
+                        "gelu_tanh", False, S0),
+    # K-sharded inputs: no split-K rule, so DTensor must not return a Partial D
+    "k_sharded_gelu": ((16, 8), (8, 12), None, (12,), None, (S1, S0, None, R, None), "gelu_erf",
+                       False, "not P"),
+    "k_sharded_none_bias": ((16, 8), (8, 12), None, (12,), None, (S1, S0, None, R, None), "none",
+                            False, "not P"),
+    "k_sharded_none_plain": ((16, 8), (8, 12), None, None, None, (S1, S0, None, None, None),
+                             "none", True, "not P"),
+}
+
+# name: the forward output's expected placement
+BACKWARD_CASES = {"axpby_split_m": S0, "axpby_split_k_with_c": P, "fused_split_n_silu": S1}
+MLP_CASES = ("mlp",)
+
+
+def _placement(code):
+    return {R: Replicate(), S0: Shard(0), S1: Shard(1), S2: Shard(2)}[code]
+
+
+def _code(placement) -> str:
+    if isinstance(placement, Partial):
+        return P
+    if isinstance(placement, Shard):
+        return f"S{placement.dim}"
+    return R
+
+
+def _rel(out, ref) -> float:
+    return ((out.double() - ref.double()).norm() / ref.double().norm().clamp_min(1e-30)).item()
+
+
+def _inputs(shapes, seed):
+    g = torch.Generator().manual_seed(seed)
+    return [None if s is None else torch.randn(s, generator=g) for s in shapes]
+
+
+def _dt(t, mesh, code):
+    from torch.distributed.tensor import distribute_tensor
+    return None if t is None else distribute_tensor(t, mesh, [_placement(code)])
+
+
+def _run_axpby(mesh, case):
+    a_s, b_s, c_s, places, alpha, beta, _ = AXPBY_CASES[case]
+    a, b, c = _inputs((a_s, b_s, c_s), seed=1)
+    ref = torch.ops.bw.gemm_axpby(a, b, c, alpha, beta)
+    args = [_dt(t, mesh, p) for t, p in zip((a, b, c), places)]
+    out = torch.ops.bw.gemm_axpby(*args, alpha, beta)
+    return {"err": _rel(out.full_tensor(), ref), "d": _code(out.placements[0])}
+
+
+def _run_fused(mesh, case):
+    *shapes, places, activation, return_y, _ = FUSED_CASES[case]
+    a, b, c, bias, x = _inputs(shapes, seed=2)
+    kw = dict(alpha=1.25, beta=0.5, x_factor=-0.5, activation=activation, return_y=return_y)
+    ref_d, ref_y = torch.ops.bw.gemm_fused(a, b, c, bias, x, **kw)
+    args = [_dt(t, mesh, p) for t, p in zip((a, b, c, bias, x), places)]
+    d, y = torch.ops.bw.gemm_fused(*args, **kw)
+    # the same specs with the other return_y: Y's shape must follow (sharding cache key)
+    _, y_other = torch.ops.bw.gemm_fused(*args, **{**kw, "return_y": not return_y})
+    res = {"err": _rel(d.full_tensor(), ref_d), "d": _code(d.placements[0]),
+           "d_shape": list(ref_d.shape),
+           "y": _code(y.placements[0]), "y_shape": list(y.shape),
+           "y_full_shape": list(y.full_tensor().shape), "ref_y_shape": list(ref_y.shape),
+           "y_other_shape": list(y_other.full_tensor().shape)}
+    if return_y:
+        res["y_err"] = _rel(y.full_tensor(), ref_y)
+    return res
+
+
+def _run_backward(mesh, case):
+    if case == "axpby_split_m":
+        shapes, places, beta = ((16, 8), (8, 12), (16, 12)), (S0, R, S0), 0.5
+    elif case == "axpby_split_k_with_c":
+        shapes, places, beta = ((16, 8), (8, 12), (16, 12)), (S1, S0, R), 0.5
+    else:
+        shapes, places = ((16, 8), (8, 12), (16, 12), (12,)), (R, S1, S1, S0)
+    full = _inputs(shapes, seed=3)
+    g = torch.Generator().manual_seed(4)
+    grad_out = torch.randn(16, 12, generator=g)
+    leaves = [t.clone().requires_grad_() for t in full]
+    sharded = [_dt(t, mesh, p).detach().requires_grad_() for t, p in zip(full, places)]
+    if case.startswith("axpby"):
+        ref = torch.ops.bw.gemm_axpby(*leaves, 1.5, beta)
+        out = torch.ops.bw.gemm_axpby(*sharded, 1.5, beta)
+    else:
+        ref = blackwell_ops.gemm_fused(leaves[0], leaves[1], leaves[2], leaves[3], beta=0.5,
+                                       activation="silu")
+        out = blackwell_ops.gemm_fused(sharded[0], sharded[1], sharded[2], sharded[3], beta=0.5,
+                                       activation="silu")
+    ref.backward(grad_out)
+    full_out = out.full_tensor()  # differentiable: the backward runs through the redistribution
+    full_out.backward(grad_out)
+    res = {"err": _rel(full_out.detach(), ref.detach()), "d": _code(out.placements[0])}
+    for i, (t, s) in enumerate(zip(leaves, sharded)):
+        res[f"grad{i}_err"] = _rel(s.grad.full_tensor(), t.grad)
+    return res
+
+
+def _run_mlp(mesh, case):
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
+    from torch.distributed.tensor import DTensor
+    import tp_mlp
+    errors = tp_mlp.check_against_unsharded(mesh, dim=32, hidden=64, tokens=16)
+    mlp = tp_mlp.parallelize_mlp(tp_mlp.MLP(32, 64), mesh)
+    errors["placements"] = {name: [_code(p) for p in t.placements]
+                            for name, t in mlp.named_parameters() if isinstance(t, DTensor)}
+    return errors
+
+
+def _worker(rank, store_path, out_dir):
+    from torch.distributed.device_mesh import init_device_mesh
+    torch.set_num_threads(1)
+    store = dist.FileStore(store_path, WORLD)
+    dist.init_process_group("gloo", store=store, rank=rank, world_size=WORLD)
+    mesh = init_device_mesh("cpu", (WORLD,))
+    results = {}
+    runs = ([(f"axpby/{c}", _run_axpby, c) for c in AXPBY_CASES]
+            + [(f"fused/{c}", _run_fused, c) for c in FUSED_CASES]
+            + [(f"backward/{c}", _run_backward, c) for c in BACKWARD_CASES]
+            + [(f"mlp/{c}", _run_mlp, c) for c in MLP_CASES])
+    for name, fn, case in runs:
+        try:
+            results[name] = fn(mesh, case)
+        except Exception:  # noqa: BLE001  (reported by the test of that case)
+            results[name] = {"exception": traceback.format_exc()}
+    with open(os.path.join(out_dir, f"rank{rank}.json"), "w") as f:
+        json.dump(results, f)
+    dist.destroy_process_group()
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    import torch.multiprocessing as mp
+    tmp = tmp_path_factory.mktemp("dtensor")
+    mp.spawn(_worker, args=(str(tmp / "store"), str(tmp)), nprocs=WORLD, join=True)
+    per_rank = [json.loads((tmp / f"rank{r}.json").read_text()) for r in range(WORLD)]
+    return per_rank
+
+
+def _case(results, name):
+    for rank, res in enumerate(results):
+        assert "exception" not in res[name], f"rank {rank}: {res[name]['exception']}"
+    return results[0][name]
+
+
+@pytest.mark.parametrize("case", list(AXPBY_CASES))
+def test_gemm_axpby_sharded(results, case):
+    res = _case(results, f"axpby/{case}")
+    assert res["err"] <= TOL, res
+    assert res["d"] == AXPBY_CASES[case][-1], res
+    assert results[1][f"axpby/{case}"]["err"] <= TOL
+
+
+@pytest.mark.parametrize("case", list(FUSED_CASES))
+def test_gemm_fused_sharded(results, case):
+    res = _case(results, f"fused/{case}")
+    expected = FUSED_CASES[case][-1]
+    return_y = FUSED_CASES[case][-2]
+    assert res["err"] <= TOL, res
+    if expected == "not P":
+        assert res["d"] != P, f"gemm_fused returned a Partial D under K-sharded inputs: {res}"
+        assert res["y"] != P, res
+    else:
+        assert res["d"] == expected, res
+    assert res["y_full_shape"] == res["ref_y_shape"], res
+    if return_y:
+        assert res["y_err"] <= TOL, res
+        assert res["y"] == res["d"], res
+        assert res["y_other_shape"] == [0], res
+    else:
+        assert res["y_shape"] == [0] and res["y"] == R, res
+        assert res["y_other_shape"] == res["d_shape"], res
+
+
+@pytest.mark.parametrize("case", list(BACKWARD_CASES))
+def test_backward_sharded(results, case):
+    res = _case(results, f"backward/{case}")
+    assert res.pop("d") == BACKWARD_CASES[case]
+    for key, err in res.items():
+        assert err <= TOL, f"{key}: {err} ({res})"
+
+
+def test_tensor_parallel_mlp(results):
+    res = _case(results, "mlp/mlp")
+    assert res.pop("placements") == {"fc1.weight": [S0], "fc1.bias": [S0], "fc2.weight": [S1],
+                                     "fc2.bias": [R]}
+    for key, err in res.items():
+        assert err <= TOL, f"{key}: {err} ({res})"
+
+
+# The strategy lists themselves (no process group): what is offered and what is refused.
+
+def _spec(ndim):
+    return SimpleNamespace(ndim=ndim)
+
+
+def test_gemm_fused_offers_no_partial():
+    for activation in ("none", "relu", "gelu_erf"):
+        for bias in (None, _spec(1)):
+            strategies = gemm_fused_strategies(_spec(2), _spec(2), None, bias, None,
+                                               activation=activation)
+            outputs = [p for outs, _ in strategies for p in outs]
+            assert not any(isinstance(p, Partial) for p in outputs), strategies
+
+
+def test_gemm_axpby_split_k_counts_c_once():
+    (outs, ins), = [s for s in gemm_axpby_strategies(_spec(2), _spec(2), _spec(2), 1.0, 1.0)
+                    if isinstance(s[0][0], Partial)]
+    assert ins[:3] == [Shard(1), Shard(0), Partial("sum")]
+    (outs, ins), = [s for s in gemm_axpby_strategies(_spec(2), _spec(2)) if
+                    isinstance(s[0][0], Partial)]
+    assert ins[2] is None  # no c: no placement for it
+
+
+def test_strategies_match_the_schema():
+    for op, fn, n_out, args in (
+            (torch.ops.bw.gemm_axpby.default, gemm_axpby_strategies, 1,
+             (_spec(3), _spec(2), None)),
+            (torch.ops.bw.gemm_fused.default, gemm_fused_strategies, 2,
+             (_spec(3), _spec(3), _spec(3), _spec(1), None))):
+        for outs, ins in fn(*args):
+            assert len(outs) == n_out
+            assert len(ins) == len(op._schema.arguments)
+            for i, arg in enumerate(args):  # None args get no placement, tensors one
+                assert (ins[i] is None) == (arg is None), (ins, i)
+            assert all(p is None for p in ins[len(args):])  # the non-tensor arguments
