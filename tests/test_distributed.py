@@ -26,6 +26,7 @@ if not dist.is_available() or not hasattr(blackwell_ops, "distributed"):
 from torch.distributed.tensor import Partial, Replicate, Shard  # noqa: E402
 
 from blackwell_ops.distributed import gemm_axpby_strategies, gemm_fused_strategies  # noqa: E402
+from helpers import rel_err  # noqa: E402
 
 WORLD = 2
 TOL = 1e-5  # fp32, relative (Frobenius); sharding changes at most the order of a K reduction
@@ -83,10 +84,6 @@ def _code(placement) -> str:
     return R
 
 
-def _rel(out, ref) -> float:
-    return ((out.double() - ref.double()).norm() / ref.double().norm().clamp_min(1e-30)).item()
-
-
 def _inputs(shapes, seed):
     g = torch.Generator().manual_seed(seed)
     return [None if s is None else torch.randn(s, generator=g) for s in shapes]
@@ -103,7 +100,7 @@ def _run_axpby(mesh, case):
     ref = torch.ops.bw.gemm_axpby(a, b, c, alpha, beta)
     args = [_dt(t, mesh, p) for t, p in zip((a, b, c), places)]
     out = torch.ops.bw.gemm_axpby(*args, alpha, beta)
-    return {"err": _rel(out.full_tensor(), ref), "d": _code(out.placements[0])}
+    return {"err": rel_err(out.full_tensor(), ref), "d": _code(out.placements[0])}
 
 
 def _run_fused(mesh, case):
@@ -115,13 +112,13 @@ def _run_fused(mesh, case):
     d, y = torch.ops.bw.gemm_fused(*args, **kw)
     # the same specs with the other return_y: Y's shape must follow (sharding cache key)
     _, y_other = torch.ops.bw.gemm_fused(*args, **{**kw, "return_y": not return_y})
-    res = {"err": _rel(d.full_tensor(), ref_d), "d": _code(d.placements[0]),
+    res = {"err": rel_err(d.full_tensor(), ref_d), "d": _code(d.placements[0]),
            "d_shape": list(ref_d.shape),
            "y": _code(y.placements[0]), "y_shape": list(y.shape),
            "y_full_shape": list(y.full_tensor().shape), "ref_y_shape": list(ref_y.shape),
            "y_other_shape": list(y_other.full_tensor().shape)}
     if return_y:
-        res["y_err"] = _rel(y.full_tensor(), ref_y)
+        res["y_err"] = rel_err(y.full_tensor(), ref_y)
     return res
 
 
@@ -148,9 +145,9 @@ def _run_backward(mesh, case):
     ref.backward(grad_out)
     full_out = out.full_tensor()  # differentiable: the backward runs through the redistribution
     full_out.backward(grad_out)
-    res = {"err": _rel(full_out.detach(), ref.detach()), "d": _code(out.placements[0])}
+    res = {"err": rel_err(full_out.detach(), ref.detach()), "d": _code(out.placements[0])}
     for i, (t, s) in enumerate(zip(leaves, sharded)):
-        res[f"grad{i}_err"] = _rel(s.grad.full_tensor(), t.grad)
+        res[f"grad{i}_err"] = rel_err(s.grad.full_tensor(), t.grad)
     return res
 
 
