@@ -38,6 +38,8 @@ AXPBY_CASES = {
     "split_m": ((16, 8), (8, 12), (16, 12), (S0, R, S0), 1.5, 0.5, S0),
     "split_m_no_c": ((16, 8), (8, 12), None, (S0, R, None), 1.0, 0.0, S0),
     "split_n": ((16, 8), (8, 12), (16, 12), (R, S1, S1), 1.0, -1.0, S1),
+    "split_m_uneven": ((15, 8), (8, 12), (15, 12), (S0, R, S0), 1.0, 1.0, S0),  # 8 + 7 rows
+    "split_k_uneven": ((16, 7), (7, 12), None, (S1, S0, None), 1.0, 0.0, P),
     "split_k_no_c": ((16, 8), (8, 12), None, (S1, S0, None), 2.0, 0.0, P),
     # c counted once: it goes in as Partial (Replicate c is partitioned locally)
     "split_k_with_c": ((16, 8), (8, 12), (16, 12), (S1, S0, R), 1.0, 0.75, P),
