@@ -107,7 +107,7 @@ def gemm_fused_strategies(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, 
     """Acceptable ([D, Y], [a, b, c, bias, x, <6 non-tensors>]) placements for bw.gemm_fused.
     No split K (see the module docstring)."""
     strategies = []
-    _, db, do = _dims(a, b)
+    do = _dims(a, b)[2]
     for d, (pa, pb, pc, px) in _core_strategies(a, b, c, (x,)):
         split_n = d == Shard(do - 1)
         pbias = _opt(bias, Shard(0) if split_n else Replicate())

@@ -9,7 +9,7 @@ bw.gemm_fused, with no communication. fc2 is RowwiseParallel: its weight is spli
 in_features, so its input arrives sharded on the hidden dim (split K). bw.gemm_fused has no
 split-K rule (the bias would be added once per rank; see blackwell_ops/distributed.py), so DTensor
 redistributes fc2's operands to a strategy it offers; the output is then made Replicate. The
-backward runs bw.gemm_axpby on DTensors (split K, as a Partial, for fc1's input gradient).
+backward runs bw.gemm_axpby on DTensors (split K, as a Partial, for the input gradient).
 
 Each rank checks the forward output and every parameter gradient against the same block run
 unsharded on the full tensors, and rank 0 prints the largest relative error.
@@ -54,23 +54,25 @@ def relative_error(out: torch.Tensor, ref: torch.Tensor) -> float:
 def check_against_unsharded(mesh: DeviceMesh, dim: int = 64, hidden: int = 256, tokens: int = 32,
                             activation: str = "gelu_erf", seed: int = 0) -> dict:
     """Build the block (same seed on every rank), run it unsharded and tensor-parallel on the
-    same input, and return the relative errors of the output and each parameter's gradient."""
+    same input, and return the relative errors of the output, the input's gradient and each
+    parameter's gradient."""
     device = mesh.device_type
     torch.manual_seed(seed)
     ref = MLP(dim, hidden, activation, device=device)
     tp = MLP(dim, hidden, activation, device=device)
     tp.load_state_dict(ref.state_dict())
-    x = torch.randn(tokens, dim, device=device)
+    x_ref = torch.randn(tokens, dim, device=device, requires_grad=True)
+    x = x_ref.detach().clone().requires_grad_()
     grad_out = torch.randn(tokens, dim, device=device)
 
-    out_ref = ref(x)
+    out_ref = ref(x_ref)
     out_ref.backward(grad_out)
 
     tp = parallelize_mlp(tp, mesh)
     out = tp(x)
     out.backward(grad_out)
 
-    errors = {"output": relative_error(out, out_ref)}
+    errors = {"output": relative_error(out, out_ref), "x.grad": relative_error(x.grad, x_ref.grad)}
     for name, p in tp.named_parameters():
         g = p.grad.full_tensor() if hasattr(p.grad, "full_tensor") else p.grad
         errors[f"{name}.grad"] = relative_error(g, ref.get_parameter(name).grad)
