@@ -80,9 +80,7 @@ def make_fused_extras(case: suites.Case, device: str, out_dt, seed: int = 1):
     return bias, x
 
 
-ACT = {"none": lambda p: p, "relu": torch.relu, "silu": torch.nn.functional.silu,
-       "gelu_tanh": lambda p: torch.nn.functional.gelu(p, approximate="tanh"),
-       "gelu_erf": torch.nn.functional.gelu}
+ACT = blackwell_ops.fused.ACTIVATION_FN
 
 
 def fused_expr(case: suites.Case):

@@ -16,6 +16,14 @@ from .ops import (_check_float_dtype, _check_gemm_axpby, _check_on_device_of_a,
                   _check_output_shape, _matmul_grads, _needs_grad, _scaled_grad)
 
 ACTIVATIONS = ("none", "relu", "gelu_tanh", "gelu_erf", "silu")
+# What each activation name means, as the eager torch function (references, benchmarks' peers).
+ACTIVATION_FN = {
+    "none": lambda p: p,
+    "relu": torch.relu,
+    "gelu_tanh": lambda p: torch.nn.functional.gelu(p, approximate="tanh"),
+    "gelu_erf": torch.nn.functional.gelu,
+    "silu": torch.nn.functional.silu,
+}
 _OP = "bw.gemm_fused: "
 
 

@@ -5,6 +5,9 @@ import math
 
 import torch
 
+# torch.nn.functional's activations, by the name bw.gemm_fused takes.
+from blackwell_ops.fused import ACTIVATION_FN as ACTIVATION_REF  # noqa: F401
+
 # Relative (Frobenius) error bounds against an fp64 reference, by output dtype: one rounding of
 # the output dominates (bf16 keeps 8 bits, fp16 11), fp32 accumulation adds ~1e-6.
 TOL = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 1e-5, torch.float64: 1e-12}
@@ -86,14 +89,6 @@ def poison_next_alloc(shape, dtype, device):
         del p
 
 
-# torch.nn.functional's activations, by the name bw.gemm_fused takes.
-ACTIVATION_REF = {
-    "none": lambda p: p,
-    "relu": torch.relu,
-    "gelu_tanh": lambda p: torch.nn.functional.gelu(p, approximate="tanh"),
-    "gelu_erf": torch.nn.functional.gelu,
-    "silu": torch.nn.functional.silu,
-}
 
 
 def fused_reference(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, x_factor=1.0,
@@ -107,6 +102,22 @@ def fused_reference(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, x_fact
     if x is not None and x_factor != 0:
         d = d + x_factor * x.double().cpu()
     return d
+
+
+def gpu_arch() -> int:
+    """This GPU's compute capability as major * 10 + minor (90 for H100/H200)."""
+    major, minor = torch.cuda.get_device_capability()
+    return major * 10 + minor
+
+
+def kernels_for_this_gpu(epilogue: str) -> list[dict]:
+    """The compiled kernels of this GPU's arch with the given epilogue ("axpby" or "fused");
+    none without a GPU."""
+    from blackwell_ops import _C
+    if not torch.cuda.is_available():
+        return []
+    return [k for k in _C.compiled_kernels()
+            if k["arch"] == gpu_arch() and k.get("epilogue", "axpby") == epilogue]
 
 
 def kernel_params(kernels, why_none: str):

@@ -7,28 +7,17 @@ import pytest
 import torch
 
 from blackwell_ops import _C, gemm_axpby
-from helpers import kernel_params, assert_close, poison_next_alloc, rand, reference, TOL
+from helpers import (TOL, assert_close, gpu_arch, kernel_params, kernels_for_this_gpu,
+                     poison_next_alloc, rand, reference)
 
 pytestmark = pytest.mark.gpu
 
 DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
 
 
-def _arch():
-    major, minor = torch.cuda.get_device_capability()
-    return major * 10 + minor
-
-
-def _kernels_for_this_gpu():
-    if not torch.cuda.is_available():
-        return []
-    # The axpby kernels; the fused-epilogue ones are tested through bw.gemm_fused in
-    # tests/test_gpu_fused.py (run_kernel speaks gemm_axpby's arguments only).
-    return [k for k in _C.compiled_kernels()
-            if k["arch"] == _arch() and k.get("epilogue", "axpby") == "axpby"]
-
-
-KERNELS = kernel_params(_kernels_for_this_gpu(),
+# The axpby kernels; the fused-epilogue ones are tested through bw.gemm_fused in
+# tests/test_gpu_fused.py (run_kernel speaks gemm_axpby's arguments only).
+KERNELS = kernel_params(kernels_for_this_gpu("axpby"),
                         "no compiled axpby kernel for this GPU (or no GPU)")
 
 
@@ -48,9 +37,9 @@ SHAPES = [(128, 256, 64), (1, 8, 8), (8, 1, 8), (127, 129, 72), (300, 520, 1000)
 
 
 def test_there_are_kernels_for_this_gpu():
-    if _arch() not in (90, 100):
-        pytest.skip(f"no kernels exist for compute capability {_arch()}")
-    assert _kernels_for_this_gpu(), "this build compiled no kernel for this GPU"
+    if gpu_arch() not in (90, 100):
+        pytest.skip(f"no kernels exist for compute capability {gpu_arch()}")
+    assert kernels_for_this_gpu("axpby"), "this build compiled no kernel for this GPU"
 
 
 def _run(kernel, a, b, c, alpha, beta, out_dtype):
@@ -164,7 +153,7 @@ def test_fallback_storage_offset():
 
 
 def test_no_sm100_kernel_routed_on_hopper():
-    if _arch() != 90:
+    if gpu_arch() != 90:
         pytest.skip("Hopper-only check")
     a = torch.randn(512, 512, device="cuda", dtype=torch.bfloat16)
     path = _C.explain(a, a)

@@ -8,26 +8,15 @@ import pytest
 import torch
 
 from blackwell_ops import _C, gemm_fused
-from helpers import kernel_params, TOL, assert_close, fused_reference, rand, reference
+from helpers import (TOL, assert_close, fused_reference, gpu_arch, kernel_params,
+                     kernels_for_this_gpu, rand, reference)
 
 pytestmark = pytest.mark.gpu
 
 DT = {"float16": torch.float16, "bfloat16": torch.bfloat16}
 
 
-def _arch():
-    major, minor = torch.cuda.get_device_capability()
-    return major * 10 + minor
-
-
-def _fused_kernels():
-    if not torch.cuda.is_available():
-        return []
-    return [k for k in _C.compiled_kernels()
-            if k["arch"] == _arch() and k.get("epilogue") == "fused"]
-
-
-FUSED_KERNELS = kernel_params(_fused_kernels(),
+FUSED_KERNELS = kernel_params(kernels_for_this_gpu("fused"),
                               "no compiled fused kernel for this GPU (or no GPU)")
 
 
@@ -42,9 +31,9 @@ SHAPES = [(256, 512, 128, None), (300, 520, 1000, None), (1, 136, 64, None), (12
 
 
 def test_fused_kernels_exist_for_this_gpu():
-    if _arch() not in (90, 100):
-        pytest.skip(f"no kernels exist for compute capability {_arch()}")
-    assert _fused_kernels(), "this build compiled no fused kernel for this GPU"
+    if gpu_arch() not in (90, 100):
+        pytest.skip(f"no kernels exist for compute capability {gpu_arch()}")
+    assert kernels_for_this_gpu("fused"), "this build compiled no fused kernel for this GPU"
 
 
 @pytest.mark.parametrize("kernel", FUSED_KERNELS)

@@ -89,9 +89,7 @@ def parse_tools(text: str) -> list[str]:
 
 def drive(name: str, shape: tuple[int, int, int]) -> int:
     import torch
-    F = torch.nn.functional
-    FUSED_ACT = {"none": lambda p: p, "relu": F.relu, "silu": F.silu, "gelu_erf": F.gelu,
-                 "gelu_tanh": lambda p: F.gelu(p, approximate="tanh")}
+    from blackwell_ops.fused import ACTIVATION_FN
     from blackwell_ops import _C
 
     configs = {k["name"]: k for k in _C.compiled_kernels()}
@@ -142,7 +140,7 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
             ref = alpha * torch.matmul(a.double(), b.double())
             if with_c:
                 ref = ref + beta * c.double() + bias.double()
-            ref = FUSED_ACT[act](ref)
+            ref = ACTIVATION_FN[act](ref)
             if with_c:
                 ref = ref + 2.0 * x.double()
         else:
