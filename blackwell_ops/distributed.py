@@ -17,8 +17,8 @@ strategy   gemm_axpby                          gemm_fused
 replicate  every tensor Replicate              every tensor Replicate
 split M    a, c, D on rows; b Replicate        a, c, x, D, Y on rows; b, bias Replicate
 split N    b, c, D on columns; a Replicate     b, c, x, D, Y on columns, bias Shard(0); a Replicate
-split K    a, b on K, c Partial("sum"),        not offered
-           D Partial("sum")
+split K    a, b on K, c Partial("sum"),        activation "none" only: a, b on K, c, bias, x
+           D Partial("sum")                    Partial("sum"), D (and Y) Partial("sum")
 split L    3-D a / b / c / D on dim 0 (a 2-D   likewise, x too; bias Replicate
            operand Replicate)
 =========  ==================================  ===================================================
@@ -26,22 +26,31 @@ split L    3-D a / b / c / D on dim 0 (a 2-D   likewise, x too; bias Replicate
 Y (gemm_fused's second output) follows D when ``return_y``; otherwise it is the empty (0,)
 tensor, Replicate in every strategy.
 
+Split K and the other terms: every tensor added to the product (c; gemm_fused's bias and x) takes
+a Partial("sum") placement in the split-K strategy, so it is counted once. DTensor partitions a
+Replicate tensor into a Partial locally, without communication (each rank holds t / world_size),
+each rank adds its part to its alpha * a_i @ b_i, and the sum over ranks is the full result:
+D = alpha * a @ b + beta * c (+ bias + x_factor * x). (A Replicate c, bias or x in a split-K
+strategy would be added once per rank.) gemm_fused's Y = a @ b is then Partial too.
+
 Refused, and why (DTensor then redistributes to an offered strategy, so the result stays right;
 no placement raises an error):
 
-* nothing for gemm_axpby. Split K with c given keeps c counted once: c takes a Partial("sum")
-  placement, so a Replicate c is partitioned locally (no communication) into values that sum to
-  c, each rank adds beta * (its part) to alpha * a_i @ b_i, and the sum over ranks is
-  alpha * a @ b + beta * c. (A Replicate c in a split-K strategy would be added once per rank.)
-* split K for gemm_fused, for every activation: act(sum_i P_i) != sum_i act(P_i) for a
-  non-linear activation, and even with activation "none" a bias, c or x would be added once per
-  rank. A K-sharded gemm_fused therefore gathers a and b (or reshards them to rows / columns)
-  and returns a Shard or Replicate D, never a Partial.
-* Partial a, b, bias or x: no strategy takes them (only split K's c); DTensor reduces them first.
+* split K for gemm_fused with an activation other than "none": act(sum_i P_i) != sum_i act(P_i)
+  for relu / gelu / silu, so the per-rank results do not sum to D. A K-sharded gemm_fused with an
+  activation gathers a and b (or reshards them to rows / columns) and returns a Shard or
+  Replicate D, never a Partial. With activation "none" D is linear in (a @ b, c, bias, x) and
+  split K is offered (above).
+* Partial a, b: no strategy takes them; DTensor reduces them first. Likewise a Partial c, bias or
+  x outside split K (every strategy but split K places them Replicate or Shard).
 
-The output of a split-K gemm_axpby is Partial in the output dtype: the per-rank partial sums are
+The output of a split-K strategy is Partial in the output dtype: the per-rank partial sums are
 rounded to out_dtype before they are summed, so for 16-bit outputs the error is up to
 world_size roundings rather than one (request out_dtype=torch.float32 for exactness).
+
+The strategies depend on which tensors are present, their ranks, return_y and (split K) on
+whether activation is "none"; the sharding-cache key therefore includes every non-tensor
+argument (``_SCHEMA_INFO`` below).
 """
 from __future__ import annotations
 
@@ -89,38 +98,71 @@ def _core_strategies(a, b, c, extra: Sequence = ()) -> List[Tuple[object, list]]
     return found
 
 
+def _split_k(a, b) -> Tuple[Shard, Shard]:
+    """a's and b's placements in the split-K strategy: each on its K dim."""
+    da, db, _ = _dims(a, b)
+    return Shard(da - 1), Shard(db - 2)
+
+
+# The placements of the arguments after each op's leading tensors (a, b, c; gemm_fused's bias, x),
+# identical in every strategy: None for each non-tensor argument, then Replicate for each trailing
+# optional tensor given (None for one not given). The one place to extend when a schema gains
+# trailing optional tensors, e.g. per-tensor scales after out_dtype: add them to the strategy
+# function's signature and pass them here (`tail = _fused_tail(scale_a, scale_b)`). Replicate is
+# right for a scalar that multiplies the product (linear, so split K stays exact); a tensor that
+# must follow a's rows or b's columns would need a per-strategy placement instead.
+def _axpby_tail(*trailing_tensors) -> PlacementList:
+    return [None] * 3 + [_opt(t, Replicate()) for t in trailing_tensors]  # alpha, beta, out_dtype
+
+
+def _fused_tail(*trailing_tensors) -> PlacementList:
+    # alpha, beta, x_factor, activation, return_y, out_dtype
+    return [None] * 6 + [_opt(t, Replicate()) for t in trailing_tensors]
+
+
 def gemm_axpby_strategies(a, b, c=None, alpha=1.0, beta=0.0, out_dtype=None) -> List[Strategy]:
     """Acceptable ([D], [a, b, c, alpha, beta, out_dtype]) placements for bw.gemm_axpby."""
-    strategies = [([d], [pa, pb, pc, None, None, None])
-                  for d, (pa, pb, pc) in _core_strategies(a, b, c)]
+    tail = _axpby_tail()
+    strategies = [([d], [pa, pb, pc] + tail) for d, (pa, pb, pc) in _core_strategies(a, b, c)]
     # split K: D = sum over ranks of (alpha * a_i @ b_i + beta * c_i) with sum_i c_i = c (c
     # Partial), so c is counted once (see the module docstring).
-    da, db, _ = _dims(a, b)
-    partial = Partial("sum")
-    strategies.append(([partial], [Shard(da - 1), Shard(db - 2), _opt(c, partial), None, None,
-                                   None]))
+    pa, pb, partial = *_split_k(a, b), Partial("sum")
+    strategies.append(([partial], [pa, pb, _opt(c, partial)] + tail))
     return strategies
 
 
 def gemm_fused_strategies(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, x_factor=1.0,
                           activation="none", return_y=False, out_dtype=None) -> List[Strategy]:
     """Acceptable ([D, Y], [a, b, c, bias, x, <6 non-tensors>]) placements for bw.gemm_fused.
-    No split K (see the module docstring)."""
+    Split K only for activation "none" (see the module docstring)."""
+    tail = _fused_tail()
     strategies = []
     do = _dims(a, b)[2]
     for d, (pa, pb, pc, px) in _core_strategies(a, b, c, (x,)):
         split_n = d == Shard(do - 1)
         pbias = _opt(bias, Shard(0) if split_n else Replicate())
         y = d if return_y else Replicate()
-        strategies.append(([d, y], [pa, pb, pc, pbias, px] + [None] * 6))
+        strategies.append(([d, y], [pa, pb, pc, pbias, px] + tail))
+    if activation == "none":
+        # split K: D = alpha * acc + beta * c + bias + x_factor * x is linear in (acc, c, bias,
+        # x); with each of c, bias, x Partial (a Replicate one is partitioned locally into parts
+        # that sum to it) every term is counted once in the sum over ranks. Y = acc likewise.
+        pa, pb = _split_k(a, b)
+        partial = Partial("sum")
+        y = partial if return_y else Replicate()
+        strategies.append(([partial, y], [pa, pb] + [_opt(t, partial) for t in (c, bias, x)]
+                           + tail))
     return strategies
 
 
 # register_sharding derives a RuntimeSchemaInfo that hashes the non-tensor arguments into
-# DTensor's sharding-cache key only from the first int argument on (here out_dtype). The rules
-# above read return_y (Y's placement), so every non-tensor argument is hashed. With torch 2.14.1
-# tests/test_distributed.py (the same specs with both return_y values) passes without this too;
-# it is kept so that the rules' correctness does not depend on how the cache key is built.
+# DTensor's sharding-cache key only from the first int argument on (here out_dtype, the last
+# argument). gemm_fused's rules read activation (split K only for "none") and return_y (Y's
+# placement), so every non-tensor argument must be hashed: otherwise a split-K (Partial) choice
+# cached for activation "none" would be reused for "gelu_erf" on the same specs, and the
+# per-rank activations would be summed (a wrong D). static_argnum = index of the first
+# non-tensor argument (alpha) in each schema; tests/test_distributed.py calls the same specs with
+# both activations and both return_y values to check it.
 _SCHEMA_INFO = {
     torch.ops.bw.gemm_axpby.default: RuntimeSchemaInfo(static_argnum=3, needs_pytree=True),
     torch.ops.bw.gemm_fused.default: RuntimeSchemaInfo(static_argnum=5, needs_pytree=True),
