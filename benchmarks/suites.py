@@ -3,6 +3,12 @@
 A layout names the unit-stride dimension of a and of b, as `python -m blackwell_ops.info` does:
 "kk" = a row-major (M, K) and b = W.T (K-major), the nn.Linear forward x @ W.T; "kn" = contiguous
 a @ contiguous b; "mk" and "mn" have a column-major a (a = X.T), as in a weight gradient.
+
+The quantized-input suites (issue #9: `fp8`, `int8`, `tf32`, and `quant`, the three together) are
+GPU-only: FP8 and INT8 inputs with per-tensor float32 scales where `scaled` is set, and fp32 inputs
+on the TF32 tensor cores (`tf32`: torch.backends.cuda.matmul.allow_tf32 on for the case). Their
+peers are PyTorch's own offers (torch._scaled_mm, torch._int_mm, cuBLAS TF32); `target` is the
+speedup over the best peer that the issue asks for.
 """
 from __future__ import annotations
 
@@ -27,25 +33,60 @@ class Case:
     bias: bool = False
     x_factor: float | None = None   # None: no X
     return_y: bool = False
+    # Quantized inputs (issue #9). dtype_b: b's dtype where it differs from a's (the mixed FP8
+    # pairing a e5m2 x b e4m3); scaled: per-tensor float32 scale_a, scale_b (D = alpha * scale_a *
+    # scale_b * a @ b + ...); tf32: fp32 inputs with TF32 matmuls allowed (ours and the peers).
+    dtype_b: str | None = None
+    scaled: bool = False
+    tf32: bool = False
+    target: float | None = None     # the speedup vs the best peer the issue asks for, if any
 
     @property
     def fused(self) -> bool:
         return self.activation is not None
 
     @property
+    def input_class(self) -> str:
+        """Which tensor-core rate the case runs at, for the % of peak column: "fp8", "int8",
+        "tf32", or "bf16" (16-bit inputs, and fp32/fp64 without TF32, as before)."""
+        if self.dtype.startswith("float8"):
+            return "fp8"
+        if self.dtype == "int8":
+            return "int8"
+        return "tf32" if self.tf32 else "bf16"
+
+    @property
+    def gpu_only(self) -> bool:
+        """FP8/INT8 (torch._scaled_mm, torch._int_mm) and TF32 cases mean nothing on the CPU."""
+        return self.input_class != "bf16"
+
+    @property
+    def has_epilogue(self) -> bool:
+        """Anything past the (scaled) product: beta * C, a bias, an activation, a residual."""
+        return ((self.with_c and self.beta != 0) or self.bias or self.x_factor is not None
+                or self.activation not in (None, "none"))
+
+    @property
     def name(self) -> str:
         shape = f"{self.m}x{self.n}x{self.k}" + (f"xL{self.l}" if self.l > 1 else "")
         out = f"->{self.out_dtype}" if self.out_dtype and self.out_dtype != self.dtype else ""
         c = f"a{self.alpha:g}b{self.beta:g}" if self.with_c else f"a{self.alpha:g}"
+        c += "+scales" if self.scaled else ""
         if self.fused:
             c += (f":{self.activation}" + ("+bias" if self.bias else "")
                   + (f"+x{self.x_factor:g}" if self.x_factor is not None else "")
                   + ("+y" if self.return_y else ""))
-        return f"{self.group}:{shape}:{self.dtype}{out}:{self.layout}:{c}"
+        dt = _SHORT.get(self.dtype, self.dtype)
+        dt += f"x{_SHORT.get(self.dtype_b, self.dtype_b)}" if self.dtype_b else ""
+        dt += "+tf32" if self.tf32 else ""
+        return f"{self.group}:{shape}:{dt}{out}:{self.layout}:{c}"
 
     @property
     def flops(self) -> float:
         return 2.0 * self.m * self.n * self.k * self.l
+
+
+_SHORT = {"float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
 
 
 def _cases(group, shapes, **kw):
@@ -96,6 +137,48 @@ FUSED = [
          bias=True),
 ]
 
+# Issue #9: FP8 / INT8 / TF32 inputs against PyTorch's own offers, all in the x @ W.T layout ("kk":
+# a row-major, b = W.T), the only one torch._scaled_mm and torch._int_mm take and the one the
+# quantized kernels are compiled for. Shapes: the issue's 8192^3 headline, 4096^3, and Llama-3 8B's
+# MLP at 8192 tokens (up: N=14336, K=4096; down: N=4096, K=14336, whose output meets the residual).
+_UP, _DOWN = (8192, 14336, 4096), (8192, 4096, 14336)
+_FP8 = dict(dtype="float8_e4m3fn", out_dtype="bfloat16", scaled=True)
+FP8 = (
+    # The plain scaled product, e4m3 x e4m3 -> bf16, vs torch._scaled_mm (>= 1.0x).
+    _cases("fp8", [(4096, 4096, 4096), (8192, 8192, 8192)], with_c=False, beta=0.0, target=1.0,
+           **_FP8)
+    + [Case("fp8.llama8b.up", *_UP, with_c=False, beta=0.0, target=1.0, **_FP8),
+       Case("fp8.llama8b.down", *_DOWN, with_c=False, beta=0.0, target=1.0, **_FP8)]
+    # The mixed pairing a e5m2 x b e4m3 (e5m2 x e5m2 is refused by torch._scaled_mm).
+    + _cases("fp8.mixed", [(8192, 8192, 8192)], with_c=False, beta=0.0, target=1.0,
+             **{**_FP8, "dtype": "float8_e5m2", "dtype_b": "float8_e4m3fn"})
+    # + beta * C (C in bf16), fused vs the composite (>= 1.2x).
+    + _cases("fp8+c", [(4096, 4096, 4096), (8192, 8192, 8192)], beta=1.0, target=1.2, **_FP8)
+    + [Case("fp8+c.llama8b.down", *_DOWN, beta=1.0, target=1.2, **_FP8)]
+    # bias + GELU(tanh) through bw.gemm_fused (>= 1.2x).
+    + _cases("fp8+gelu", [(8192, 8192, 8192)], with_c=False, beta=0.0, activation="gelu_tanh",
+             bias=True, target=1.2, **_FP8)
+    + [Case("fp8+gelu.llama8b.up", *_UP, with_c=False, beta=0.0, activation="gelu_tanh",
+            bias=True, target=1.2, **_FP8)]
+)
+INT8 = (
+    # int8 x int8 -> int32, exact, vs torch._int_mm (>= 1.0x).
+    _cases("int8", [(4096, 4096, 4096), (8192, 8192, 8192)], dtype="int8", out_dtype="int32",
+           with_c=False, beta=0.0, target=1.0)
+    + [Case("int8.llama8b.up", *_UP, dtype="int8", out_dtype="int32", with_c=False, beta=0.0,
+            target=1.0)]
+    # int8 x int8 -> bf16 with per-tensor scales, vs torch._int_mm then the scaling in eager
+    # PyTorch and under torch.compile (no target set by the issue).
+    + _cases("int8.scaled", [(8192, 8192, 8192)], dtype="int8", out_dtype="bfloat16",
+             with_c=False, beta=0.0, scaled=True)
+    + [Case("int8.scaled.llama8b.up", *_UP, dtype="int8", out_dtype="bfloat16", with_c=False,
+            beta=0.0, scaled=True)]
+)
+# fp32 inputs on the TF32 tensor cores vs cuBLAS TF32 (torch.mm / torch.addmm), and compile.
+TF32 = (_cases("tf32", [(4096, 4096, 4096), (8192, 8192, 8192)], dtype="float32", with_c=False,
+               beta=0.0, tf32=True)
+        + _cases("tf32+c", [(8192, 8192, 8192)], dtype="float32", beta=1.0, tf32=True))
+
 SUITES: dict[str, list[Case]] = {
     # A smoke run: a few seconds per provider on a GPU.
     "quick": [Case("quick", 4096, 4096, 4096), Case("quick", 4096, 4096, 512),
@@ -128,3 +211,6 @@ SUITES: dict[str, list[Case]] = {
 }
 SUITES["all"] = list(dict.fromkeys(c for name, s in SUITES.items() if name not in ("cpu",)
                                    for c in s))
+# Added after "all", which keeps its meaning from before issue #9 (16-bit inputs): these need the
+# quantized kernels and a GPU of compute capability 8.9 or newer for the peers.
+SUITES.update({"fp8": FP8, "int8": INT8, "tf32": TF32, "quant": FP8 + INT8 + TF32})

@@ -120,9 +120,11 @@ def _fused_tail(*trailing_tensors) -> PlacementList:
     return [None] * 6 + [_opt(t, Replicate()) for t in trailing_tensors]
 
 
-def gemm_axpby_strategies(a, b, c=None, alpha=1.0, beta=0.0, out_dtype=None) -> List[Strategy]:
-    """Acceptable ([D], [a, b, c, alpha, beta, out_dtype]) placements for bw.gemm_axpby."""
-    tail = _axpby_tail()
+def gemm_axpby_strategies(a, b, c=None, alpha=1.0, beta=0.0, out_dtype=None, scale_a=None,
+                          scale_b=None) -> List[Strategy]:
+    """Acceptable ([D], [a, b, c, alpha, beta, out_dtype, scale_a, scale_b]) placements for
+    bw.gemm_axpby. The per-tensor scales are Replicate in every strategy."""
+    tail = _axpby_tail(scale_a, scale_b)
     strategies = [([d], [pa, pb, pc] + tail) for d, (pa, pb, pc) in _core_strategies(a, b, c)]
     # split K: D = sum over ranks of (alpha * a_i @ b_i + beta * c_i) with sum_i c_i = c (c
     # Partial), so c is counted once (see the module docstring).
@@ -132,10 +134,12 @@ def gemm_axpby_strategies(a, b, c=None, alpha=1.0, beta=0.0, out_dtype=None) -> 
 
 
 def gemm_fused_strategies(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, x_factor=1.0,
-                          activation="none", return_y=False, out_dtype=None) -> List[Strategy]:
-    """Acceptable ([D, Y], [a, b, c, bias, x, <6 non-tensors>]) placements for bw.gemm_fused.
-    Split K only for activation "none" (see the module docstring)."""
-    tail = _fused_tail()
+                          activation="none", return_y=False, out_dtype=None, scale_a=None,
+                          scale_b=None) -> List[Strategy]:
+    """Acceptable ([D, Y], [a, b, c, bias, x, <6 non-tensors>, scale_a, scale_b]) placements for
+    bw.gemm_fused. Split K only for activation "none" (see the module docstring); the per-tensor
+    scales are Replicate in every strategy."""
+    tail = _fused_tail(scale_a, scale_b)
     strategies = []
     do = _dims(a, b)[2]
     for d, (pa, pb, pc, px) in _core_strategies(a, b, c, (x,)):

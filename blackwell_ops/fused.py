@@ -30,17 +30,19 @@ _OP = "bw.gemm_fused: "
 def gemm_fused(a: Tensor, b: Tensor, c: Optional[Tensor] = None, bias: Optional[Tensor] = None,
                x: Optional[Tensor] = None, alpha: float = 1.0, beta: float = 0.0,
                x_factor: float = 1.0, activation: str = "none", return_y: bool = False,
-               out_dtype: Optional[torch.dtype] = None) -> Union[Tensor, Tuple[Tensor, Tensor]]:
-    """D = act(alpha * (a @ b) + beta * c + bias) + x_factor * x, in one op.
+               out_dtype: Optional[torch.dtype] = None, scale_a: Optional[Tensor] = None,
+               scale_b: Optional[Tensor] = None) -> Union[Tensor, Tuple[Tensor, Tensor]]:
+    """D = act(alpha * scale_a * scale_b * (a @ b) + beta * c + bias) + x_factor * x, in one op.
 
     The product accumulates in fp32 (fp64 for fp64 inputs); the epilogue runs in that type and D is
     rounded once to ``out_dtype``.
 
     Args:
-        a, b, c, alpha, beta, out_dtype: exactly as in :func:`blackwell_ops.gemm_axpby`: a is
-            (M, K) or (L, M, K), b is (K, N) or (L, K, N) (a 2-D operand is shared by every
+        a, b, c, alpha, beta, out_dtype, scale_a, scale_b: exactly as in
+            :func:`blackwell_ops.gemm_axpby` (float8, int8 and tf32 inputs, per-tensor scales):
+            a is (M, K) or (L, M, K), b is (K, N) or (L, K, N) (a 2-D operand is shared by every
             batch), c has D's shape and is not read when ``beta == 0``; out_dtype defaults to
-            c's dtype, else a's.
+            c's dtype, else a's (bfloat16 for float8); an int32 output is not offered.
         bias: optional (N,) vector, added to every row of every batch. Any of the four float
             dtypes.
         x: optional, D's shape (a residual). Any of the four float dtypes. Not read when
@@ -56,13 +58,13 @@ def gemm_fused(a: Tensor, b: Tensor, c: Optional[Tensor] = None, bias: Optional[
     Differentiable in a, b, c, bias and x, exactly for every activation. When autograd will need
     act'(P) (an activation, and a, b, c or bias requiring grad), this wrapper asks the op for Y
     as well and the backward rebuilds P = alpha * Y + beta * c + bias from it (docs/design.md).
-    On CUDA a fused CUTLASS kernel runs when one fits (x @ W.T layout: K-major a and b, float16 or
-    bfloat16, bias/x in the output dtype, 16-byte aligned); otherwise a cuBLAS + ATen composite
-    runs, with a one-time warning naming the reason.
+    On CUDA a fused CUTLASS kernel runs when one fits (x @ W.T layout: K-major a and b; float16,
+    bfloat16, or float8_e4m3fn -> bfloat16; bias/x in the output dtype, 16-byte aligned);
+    otherwise a cuBLAS + ATen composite runs, with a one-time warning naming the reason.
     """
     keep_y = return_y or _backward_needs_y(activation, a, b, c, bias)
     d, y = torch.ops.bw.gemm_fused.default(a, b, c, bias, x, alpha, beta, x_factor, activation,
-                                           keep_y, out_dtype)
+                                           keep_y, out_dtype, scale_a, scale_b)
     return (d, y) if return_y else d
 
 
@@ -79,9 +81,14 @@ def check_activation(activation: str, op: str = _OP) -> None:
                          + ", ".join(f"'{name}'" for name in ACTIVATIONS))
 
 
-def _check_gemm_fused(a, b, c, bias, x, beta, activation, out_dtype):
+def _check_gemm_fused(a, b, c, bias, x, alpha, beta, activation, out_dtype, scale_a=None,
+                      scale_b=None):
     """Mirror of bw::ops::check_gemm_fused (csrc/ops/gemm_fused.cpp): (out shape, out dtype)."""
-    shape, dtype = _check_gemm_axpby(a, b, c, beta, out_dtype, op=_OP)
+    shape, dtype = _check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b, op=_OP)
+    if dtype == torch.int32:
+        raise ValueError(f"{_OP}out_dtype = torch.int32 is not supported by the fused epilogue "
+                         f"(its activations compute in floating point); use bw.gemm_axpby, or a "
+                         f"float out_dtype")
     check_activation(activation)
     if bias is not None:
         _check_on_device_of_a(_OP, "bias", bias, a)
@@ -99,8 +106,10 @@ def _check_gemm_fused(a, b, c, bias, x, beta, activation, out_dtype):
 
 @torch.library.register_fake("bw::gemm_fused")
 def _gemm_fused_fake(a, b, c=None, bias=None, x=None, alpha=1.0, beta=0.0, x_factor=1.0,
-                     activation="none", return_y=False, out_dtype=None):
-    shape, dtype = _check_gemm_fused(a, b, c, bias, x, beta, activation, out_dtype)
+                     activation="none", return_y=False, out_dtype=None, scale_a=None,
+                     scale_b=None):
+    shape, dtype = _check_gemm_fused(a, b, c, bias, x, alpha, beta, activation, out_dtype,
+                                     scale_a, scale_b)
     d = a.new_empty(shape, dtype=dtype)  # contiguous, like the real outputs
     y = a.new_empty(shape if return_y else (0,), dtype=dtype)
     return d, y
@@ -111,7 +120,8 @@ def _acc_dtype(dtype: torch.dtype) -> torch.dtype:
 
 
 def _gemm_fused_setup_context(ctx, inputs, output):
-    a, b, c, bias, x, alpha, beta, x_factor, activation, return_y, _ = inputs
+    a, b, c, bias, x, alpha, beta, x_factor, activation, return_y, _, scale_a, scale_b = (
+        tuple(inputs) + (None,) * (13 - len(inputs)))
     need = _needs_grad(ctx, 5)  # a, b, c, bias, x
     ctx.alpha, ctx.beta, ctx.x_factor = alpha, beta, x_factor
     ctx.activation, ctx.return_y = activation, return_y
@@ -130,14 +140,25 @@ def _gemm_fused_setup_context(ctx, inputs, output):
         b if need[0] or recompute_acc else None,  # dA needs B
         c if ctx.need_p and beta != 0 else None,  # c is not read when beta == 0
         bias if ctx.need_p else None,
-        output[1] if ctx.need_p and return_y else None)
+        output[1] if ctx.need_p and return_y else None,
+        scale_a, scale_b)
 
 
-def _preactivation(ctx, a, b, c, bias, y) -> Tensor:
-    """P = alpha * acc + beta * c + bias, in fp32 (fp64 for fp64 inputs)."""
+def _product_scale(ctx, scale_a, scale_b):
+    """alpha * scale_a * scale_b: a float, or a one-element tensor when a scale is given."""
+    s = ctx.alpha
+    for t in (scale_a, scale_b):
+        if t is not None:
+            s = s * t.reshape(())
+    return s
+
+
+def _preactivation(ctx, a, b, c, bias, y, scale) -> Tensor:
+    """P = alpha * scale_a * scale_b * acc + beta * c + bias (scale: _product_scale), in fp32
+    (fp64 for fp64 inputs)."""
     w = _acc_dtype(ctx.a_meta[1])
     acc = y.to(w) if y is not None else torch.ops.bw.gemm_axpby.default(a, b, None, 1.0, 0.0, w)
-    p = acc * ctx.alpha
+    p = acc * scale
     if c is not None:
         p = p + ctx.beta * c.to(w)
     if bias is not None:
@@ -162,19 +183,22 @@ def _gemm_fused_backward(ctx, grad_d, grad_y):
     # P = alpha * A @ B + beta * C + bias, D = act(P) + x_factor * X, Y = A @ B:
     # dP = dD * act'(P); dA = alpha * dP @ B^T (+ dY @ B^T), dB likewise; dC = beta * dP;
     # dbias = sum of dP over rows and batches; dX = x_factor * dD.
-    a, b, c, bias, y = ctx.saved_tensors
+    a, b, c, bias, y, scale_a, scale_b = ctx.saved_tensors
     need = _needs_grad(ctx, 5)
+    scale = _product_scale(ctx, scale_a, scale_b)
     grad_p = grad_d
     if grad_d is not None and ctx.need_p:
-        grad_p = _activation_grad(ctx.activation, grad_d, _preactivation(ctx, a, b, c, bias, y))
-    grad_acc, gemm_alpha = grad_p, ctx.alpha
+        grad_p = _activation_grad(ctx.activation, grad_d,
+                                  _preactivation(ctx, a, b, c, bias, y, scale))
+    grad_acc, gemm_alpha, scales = grad_p, ctx.alpha, (scale_a, scale_b)
     if grad_y is not None and ctx.return_y:  # Y = acc is an output too: its gradient adds in
         w = _acc_dtype(ctx.a_meta[1])
-        grad_acc = grad_y.to(w) if grad_p is None else ctx.alpha * grad_p.to(w) + grad_y.to(w)
-        gemm_alpha = 1.0
+        grad_acc = grad_y.to(w) if grad_p is None else scale * grad_p.to(w) + grad_y.to(w)
+        gemm_alpha, scales = 1.0, (None, None)
     grad_a = grad_b = grad_c = grad_bias = grad_x = None
     if grad_acc is not None:
-        grad_a, grad_b = _matmul_grads(ctx, grad_acc, a, b, gemm_alpha, need[0], need[1])
+        grad_a, grad_b = _matmul_grads(ctx, grad_acc, a, b, gemm_alpha, need[0], need[1],
+                                       *scales)
     if grad_p is not None and need[2]:
         grad_c = _scaled_grad(grad_p, ctx.beta, ctx.c_dtype)
     if grad_p is not None and need[3]:
@@ -182,7 +206,7 @@ def _gemm_fused_backward(ctx, grad_d, grad_y):
                                dtype=_acc_dtype(ctx.a_meta[1])).to(ctx.bias_dtype)
     if grad_d is not None and need[4]:
         grad_x = _scaled_grad(grad_d, ctx.x_factor, ctx.x_dtype)
-    return grad_a, grad_b, grad_c, grad_bias, grad_x, None, None, None, None, None, None
+    return grad_a, grad_b, grad_c, grad_bias, grad_x, None, None, None, None, None, None, None, None
 
 
 torch.library.register_autograd("bw::gemm_fused", _gemm_fused_backward,

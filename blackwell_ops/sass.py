@@ -4,9 +4,10 @@ Used by `tools/check_sass.py` (CI) and `python -m blackwell_ops.info --sass`. Fo
 object (build/kernels/<kernel>.o, written by setup.py) it disassembles with cuobjdump and checks the
 instructions the kernel's config implies (DESIGN.md's evidence table):
 
-  sm90:  HGMMA (wgmma), UTMALDG (TMA load), UTMALDG...MULTICAST when the cluster has > 1 CTA,
-         UTMASTG (TMA store)
-  sm100: UTC*MMA.2CTA (2-SM tcgen05 MMA), UTMALDG...2CTA, UTMALDG...MULTICAST...2CTA when the
+  sm90:  the wgmma of the input type: HGMMA (16-bit and tf32), QGMMA (FP8), IGMMA (INT8);
+         UTMALDG (TMA load), UTMALDG...MULTICAST when the cluster has > 1 CTA, UTMASTG (TMA store)
+  sm100: the tcgen05 MMA of the input type, UTC{H,Q,I}MMA.2CTA (2-SM; H: 16-bit and tf32, Q:
+         FP8, I: INT8), UTMALDG...2CTA, UTMALDG...MULTICAST...2CTA when the
          cluster holds more than one CTA pair or is sized at run time, UTCBAR.2CTA.MULTICAST,
          UTCATOMSWS.2CTA (2-CTA TMEM allocation), LDTM (tcgen05.ld), UGETNEXTWORKID (CLC
          persistent scheduler), UTMASTG; 1-SM kernels the same without .2CTA (multicast when the
@@ -41,19 +42,26 @@ def find_cuobjdump() -> str | None:
     return next((c for c in cands if c and os.path.isfile(c) and os.access(c, os.X_OK)), None)
 
 
+# The MMA instruction's type letter by input type: H (16-bit floats and tf32), Q (FP8), I (INT8).
+MMA_KIND = {"float16": "H", "bfloat16": "H", "tf32": "H", "float8_e4m3fn": "Q",
+            "float8_e5m2": "Q", "int8": "I"}
+
+
 def requirements(k: dict) -> dict[str, str]:
     """feature label -> regex over SASS that must match at least once, for a kernel config
     (a dict as blackwell_ops._C.kernel_table() returns)."""
     cluster = tuple(k["cluster"])
+    kind = MMA_KIND[k["ab"]]
     if k["arch"] == 90:
-        req = {"HGMMA": r"\bHGMMA\.", "UTMALDG": r"\bUTMALDG\.", "UTMASTG": r"\bUTMASTG\."}
+        req = {f"{kind}GMMA": rf"\b{kind}GMMA\.", "UTMALDG": r"\bUTMALDG\.",
+               "UTMASTG": r"\bUTMASTG\."}
         if cluster[0] * cluster[1] > 1:
             req["UTMALDG.MULTICAST"] = r"\bUTMALDG\.\S*MULTICAST"
         return req
     two = k["schedule"] == "sm100_2sm"
     sfx, tag = (r"\S*\.2CTA", ".2CTA") if two else ("", "")
     req = {
-        "UTC*MMA" + tag: r"\bUTC[A-Z]*MMA" + sfx,
+        f"UTC{kind}MMA" + tag: rf"\bUTC{kind}MMA" + sfx,
         "UTMALDG" + tag: r"\bUTMALDG" + sfx,
         "LDTM": r"\bLDTM\b",
         "UTCATOMSWS" + tag: r"\bUTCATOMSWS" + (r"\.2CTA" if two else ""),

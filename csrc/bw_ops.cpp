@@ -11,8 +11,10 @@ namespace bw::ops {
 
 at::Tensor gemm_axpby_cpu(const at::Tensor& a, const at::Tensor& b,
                           const std::optional<at::Tensor>& c, double alpha, double beta,
-                          std::optional<at::ScalarType> out_dtype) {
-  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+                          std::optional<at::ScalarType> out_dtype,
+                          const std::optional<at::Tensor>& scale_a,
+                          const std::optional<at::Tensor>& scale_b) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
   return gemm_axpby_composite(a, b, c, alpha, beta, s);
 }
 
@@ -20,8 +22,10 @@ at::Tensor gemm_axpby_cpu(const at::Tensor& a, const at::Tensor& b,
 // Built without nvcc: CUDA tensors still get a correct result, through cuBLAS via ATen.
 at::Tensor gemm_axpby_cuda_without_kernels(const at::Tensor& a, const at::Tensor& b,
                                            const std::optional<at::Tensor>& c, double alpha,
-                                           double beta, std::optional<at::ScalarType> out_dtype) {
-  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+                                           double beta, std::optional<at::ScalarType> out_dtype,
+                                           const std::optional<at::Tensor>& scale_a,
+                                           const std::optional<at::Tensor>& scale_b) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
   if (!is_degenerate(s)) {
     warn_once("bw.gemm_axpby: this build of blackwell_ops has no CUDA kernels (nvcc was not "
               "found when it was built); using the cuBLAS composite");
@@ -31,15 +35,18 @@ at::Tensor gemm_axpby_cuda_without_kernels(const at::Tensor& a, const at::Tensor
 
 std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
                                const std::optional<at::Tensor>& c, double alpha, double beta,
-                               std::optional<at::ScalarType> out_dtype) {
-  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+                               std::optional<at::ScalarType> out_dtype,
+                               const std::optional<at::Tensor>& scale_a,
+                               const std::optional<at::Tensor>& scale_b) {
+  check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
   if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
   return "composite (cuBLAS): this build has no CUDA kernels";
 }
 
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const at::Tensor&, const at::Tensor&, const std::optional<at::Tensor>&, double, double,
-    std::optional<at::ScalarType>, const std::string& kernel_name, bool,
+    std::optional<at::ScalarType>, const std::optional<at::Tensor>&,
+    const std::optional<at::Tensor>&, const std::string& kernel_name, bool,
     const gemm::SchedulerArgs*) {
   TORCH_CHECK(false, "run_kernel: this build has no CUDA kernels (no ", kernel_name, ")");
 }
@@ -50,12 +57,15 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
 TORCH_LIBRARY(bw, m) {
   m.def(
       "gemm_axpby(Tensor a, Tensor b, Tensor? c=None, float alpha=1.0, float beta=0.0, "
-      "ScalarType? out_dtype=None) -> Tensor");
-  // D = act(alpha * a @ b + beta * c + bias) + x_factor * x, Y = a @ b: see ops/gemm_fused.hpp.
+      "ScalarType? out_dtype=None, Tensor? scale_a=None, Tensor? scale_b=None) -> Tensor");
+  // D = alpha * scale_a * scale_b * (a @ b) + beta * c: see ops/gemm_axpby.hpp.
+  // D = act(alpha * scale_a * scale_b * a @ b + beta * c + bias) + x_factor * x, Y = a @ b:
+  // see ops/gemm_fused.hpp.
   m.def(
       "gemm_fused(Tensor a, Tensor b, Tensor? c=None, Tensor? bias=None, Tensor? x=None, "
       "float alpha=1.0, float beta=0.0, float x_factor=1.0, str activation=\"none\", "
-      "bool return_y=False, ScalarType? out_dtype=None) -> (Tensor, Tensor)");
+      "bool return_y=False, ScalarType? out_dtype=None, Tensor? scale_a=None, "
+      "Tensor? scale_b=None) -> (Tensor, Tensor)");
 }
 
 TORCH_LIBRARY_IMPL(bw, CPU, m) {

@@ -1,6 +1,7 @@
 // CUDA implementation of bw.gemm_axpby: validate -> plan -> launch a compiled kernel, or run the
 // cuBLAS composite with a one-time warning naming the reason. Only built with nvcc present.
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/library.h>
 
@@ -32,9 +33,24 @@ DType to_gemm_dtype(at::ScalarType t) {
     case at::kHalf: return DType::F16;
     case at::kBFloat16: return DType::BF16;
     case at::kFloat: return DType::F32;
-    default: return DType::F64;  // validation admits only the four float types
+    case at::kFloat8_e4m3fn: return DType::E4M3;
+    case at::kFloat8_e5m2: return DType::E5M2;
+    case at::kChar: return DType::I8;
+    case at::kInt: return DType::I32;
+    default: return DType::F64;  // validation admits no other type
   }
 }
+
+// An input's type for the kernels: fp32 inputs are tf32 when torch's float32 matmul precision
+// allows it (torch.backends.cuda.matmul.allow_tf32, torch.set_float32_matmul_precision), as for
+// torch.mm; otherwise exact fp32, which no kernel takes.
+DType input_dtype(at::ScalarType t) {
+  if (t == at::kFloat && at::globalContext().allowTF32CuBLAS()) return DType::TF32;
+  return to_gemm_dtype(t);
+}
+
+// Inputs whose kernels read K-major operands only (see k_major_operands).
+bool k_major_only(DType t) { return gemm::is_8bit(t) || t == DType::TF32; }
 
 int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
@@ -96,11 +112,14 @@ std::string make_args(const at::Tensor& a, const at::Tensor& b, const std::optio
   GemmArgs& g = *out;
   const auto* props = at::cuda::getDeviceProperties(a.device().index());
   g.m = s.m; g.n = s.n; g.k = s.k; g.l = s.l;
-  g.ab = to_gemm_dtype(a.scalar_type());
+  g.ab = input_dtype(a.scalar_type());
+  g.b_dtype = input_dtype(b.scalar_type());
   g.d_dtype = to_gemm_dtype(s.out_dtype);
   g.has_c = s.reads_c;
   g.alpha = static_cast<float>(alpha);
   g.beta = static_cast<float>(beta);
+  g.scale_a = s.scale_a ? static_cast<const float*>(s.scale_a->data_ptr()) : nullptr;
+  g.scale_b = s.scale_b ? static_cast<const float*>(s.scale_b->data_ptr()) : nullptr;
   g.device_id = a.device().index();
   g.sm_count = props->multiProcessorCount;
   g.d.ptr = d_ptr;
@@ -150,7 +169,20 @@ Route route(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Te
 }
 
 // Enqueues r's kernel on the current stream, its workspace from the caching allocator.
+// CUTLASS encodes the TMA descriptors with the driver API (cuTensorMapEncodeTiled), which needs a
+// current context on the calling thread. The runtime makes the primary context current lazily, on
+// its first call that needs one, and torch's device guard skips cudaSetDevice when the device
+// already reads as current. So a thread that has made no such call yet has no current context:
+// autograd's device threads, which run the backward. Seen on the 2 x H200 host (rank 0 of
+// examples/tp_mlp.py in bf16): "Failed to initialize the TMA descriptor 201"
+// (CUDA_ERROR_INVALID_CONTEXT). cudaSetDevice makes the device's primary context current (CUDA
+// 12+); it is cheap when it already is.
+void make_context_current(const at::Tensor& like) {
+  C10_CUDA_CHECK(cudaSetDevice(like.device().index()));
+}
+
 void launch(const Route& r, const at::Tensor& like, const char* op) {
+  make_context_current(like);
   const size_t ws_bytes = r.kernel->ops.workspace_size(r.args);
   at::Tensor workspace;
   if (ws_bytes > 0) {
@@ -190,16 +222,53 @@ void log_choice(const GemmArgs& g, const Route& r) {
   if (seen.insert(key.str()).second) std::cerr << "[blackwell_ops] " << key.str() << std::endl;
 }
 
+bool is_k_major(const at::Tensor& t, bool is_a) {
+  return is_a ? t.stride(-1) == 1 : t.stride(-2) == 1;
+}
+
+// 8-bit and tf32 kernels read a and b K-major only: sm_90a's wgmma has no transpose for these
+// types (only 16-bit operands may be MN-major in shared memory), and the default build holds the
+// same layout for sm_100a. When such a call found no kernel and a or b is not K-major, returns
+// K-major copies (a row-major (M, K); b as the transpose of a row-major (N, K)) and names the
+// copy in *note; otherwise nothing.
+std::optional<std::pair<at::Tensor, at::Tensor>> k_major_operands(const at::Tensor& a,
+                                                                  const at::Tensor& b,
+                                                                  const Route& failed,
+                                                                  const char* op,
+                                                                  std::string* note) {
+  if (failed.kernel != nullptr || !k_major_only(input_dtype(a.scalar_type()))) return std::nullopt;
+  const bool copy_a = !is_k_major(a, true), copy_b = !is_k_major(b, false);
+  if (!copy_a && !copy_b) return std::nullopt;
+  *note = std::string(op) + ": " + dtype_str(a.scalar_type()) + " kernels read a and b K-major " +
+          "only (sm_90a's WGMMA has no transpose for 8-bit and tf32 operands); copied " +
+          (copy_a ? (copy_b ? "a and b" : "a") : "b") +
+          " K-major for this call (an extra read and write). Pass a row-major a (M, K) and b = " +
+          "W.t() of a row-major W (N, K) to avoid it. Shown once.";
+  return std::make_pair(copy_a ? a.contiguous() : a, copy_b ? b.mT().contiguous().mT() : b);
+}
+
 }  // namespace
 
 at::Tensor gemm_axpby_cuda(const at::Tensor& a, const at::Tensor& b,
                            const std::optional<at::Tensor>& c, double alpha, double beta,
-                           std::optional<at::ScalarType> out_dtype) {
-  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+                           std::optional<at::ScalarType> out_dtype,
+                           const std::optional<at::Tensor>& scale_a,
+                           const std::optional<at::Tensor>& scale_b) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
   const c10::cuda::CUDAGuard guard(a.device());
   if (is_degenerate(s)) return degenerate_result(a, c, beta, s);
   at::Tensor d = at::empty(s.out_sizes(), a.options().dtype(s.out_dtype));
   Route r = route(a, b, c, alpha, beta, s, d.data_ptr());
+  std::string note;
+  if (auto kab = k_major_operands(a, b, r, "bw.gemm_axpby", &note)) {
+    Route rk = route(kab->first, kab->second, c, alpha, beta, s, d.data_ptr());
+    if (rk.kernel != nullptr) {
+      warn_once(note);
+      log_choice(rk.args, rk);
+      launch(rk, a, "bw.gemm_axpby");
+      return d;
+    }
+  }
   log_choice(r.args, r);
   if (r.kernel == nullptr) {
     warn_once("bw.gemm_axpby: no compiled kernel fits: " + r.reason +
@@ -213,22 +282,31 @@ at::Tensor gemm_axpby_cuda(const at::Tensor& a, const at::Tensor& b,
 
 std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
                                const std::optional<at::Tensor>& c, double alpha, double beta,
-                               std::optional<at::ScalarType> out_dtype) {
-  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+                               std::optional<at::ScalarType> out_dtype,
+                               const std::optional<at::Tensor>& scale_a,
+                               const std::optional<at::Tensor>& scale_b) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
   if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
   if (is_degenerate(s)) return "degenerate: M, N, L or K is 0 (no product)";
   const c10::cuda::CUDAGuard guard(a.device());
   // Any 256-byte-aligned address stands for the output the op would allocate.
-  Route r = route(a, b, c, alpha, beta, s, reinterpret_cast<void*>(uintptr_t{1} << 20));
+  void* any = reinterpret_cast<void*>(uintptr_t{1} << 20);
+  Route r = route(a, b, c, alpha, beta, s, any);
+  std::string note;
+  if (auto kab = k_major_operands(a, b, r, "bw.gemm_axpby", &note)) {
+    Route rk = route(kab->first, kab->second, c, alpha, beta, s, any);
+    if (rk.kernel) return std::string("kernel: ") + rk.kernel->config.name + " (after a copy: " + note + ")";
+  }
   if (r.kernel) return std::string("kernel: ") + r.kernel->config.name;
   return "composite (cuBLAS): " + r.reason;
 }
 
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c, double alpha,
-    double beta, std::optional<at::ScalarType> out_dtype, const std::string& kernel_name,
-    bool launch, const gemm::SchedulerArgs* sched) {
-  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, beta, out_dtype);
+    double beta, std::optional<at::ScalarType> out_dtype, const std::optional<at::Tensor>& scale_a,
+    const std::optional<at::Tensor>& scale_b, const std::string& kernel_name, bool launch,
+    const gemm::SchedulerArgs* sched) {
+  const GemmAxpbyShape s = check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
   TORCH_CHECK(a.is_cuda(), "run_kernel: tensors must be on a CUDA device");
   const c10::cuda::CUDAGuard guard(a.device());
   const KernelEntry* entry = nullptr;
@@ -243,7 +321,8 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
   why = gemm::kernel_precondition_failure(g);
   if (!why.empty()) return {"precondition: " + why, at::Tensor()};
   const gemm::KernelConfig& k = entry->config;
-  if (k.ab != g.ab || k.cd != g.d_dtype || k.a_major != g.a_major || k.b_major != g.b_major) {
+  if (k.ab != g.ab || k.b != g.b_dtype || k.cd != g.d_dtype || k.a_major != g.a_major ||
+      k.b_major != g.b_major) {
     return {"mismatch: the kernel's types or layout differ from the problem's", at::Tensor()};
   }
   if (k.epilogue != gemm::Epilogue::Axpby) {
@@ -258,6 +337,7 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
   const size_t ws_bytes = entry->ops.workspace_size(g);
   at::Tensor workspace = at::empty({static_cast<int64_t>(std::max<size_t>(ws_bytes, 1))},
                                    a.options().dtype(at::kByte));
+  make_context_current(a);
   st = entry->ops.run(g, workspace.data_ptr(),
                       at::cuda::getCurrentCUDAStream(a.device().index()).stream(), launch);
   if (!st.ok) return {(launch ? "launch: " : "host path: ") + st.message, at::Tensor()};
@@ -331,15 +411,22 @@ std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
                                const std::optional<at::Tensor>& bias,
                                const std::optional<at::Tensor>& x, double alpha, double beta,
                                double x_factor, const std::string& activation, bool return_y,
-                               std::optional<at::ScalarType> out_dtype) {
-  const GemmFusedShape s =
-      check_gemm_fused(a, b, c, bias, x, beta, x_factor, activation, return_y, out_dtype);
+                               std::optional<at::ScalarType> out_dtype,
+                               const std::optional<at::Tensor>& scale_a,
+                               const std::optional<at::Tensor>& scale_b) {
+  const GemmFusedShape s = check_gemm_fused(a, b, c, bias, x, alpha, beta, x_factor, activation,
+                                            return_y, out_dtype, scale_a, scale_b);
   if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
   if (is_degenerate(s.gemm)) return "degenerate: M, N, L or K is 0 (no product)";
   const c10::cuda::CUDAGuard guard(a.device());
   // Any 256-byte-aligned addresses stand for the outputs the op would allocate.
   void* any = reinterpret_cast<void*>(uintptr_t{1} << 20);
   Route r = fused_route(a, b, c, bias, x, alpha, beta, x_factor, s, any, any);
+  std::string note;
+  if (auto kab = k_major_operands(a, b, r, "bw.gemm_fused", &note)) {
+    Route rk = fused_route(kab->first, kab->second, c, bias, x, alpha, beta, x_factor, s, any, any);
+    if (rk.kernel) return std::string("kernel: ") + rk.kernel->config.name + " (after a copy: " + note + ")";
+  }
   if (r.kernel) return std::string("kernel: ") + r.kernel->config.name;
   return "composite (cuBLAS + ATen epilogue): " + r.reason;
 }
@@ -354,6 +441,17 @@ std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
                             : at::empty({0}, a.options().dtype(gs.out_dtype));
   Route r = fused_route(a, b, c, bias, x, alpha, beta, x_factor, s, d.data_ptr(),
                         s.return_y ? y.data_ptr() : nullptr);
+  std::string note;
+  // Kept alive until the launch is enqueued (their memory must not be reused before it).
+  auto kab = k_major_operands(a, b, r, "bw.gemm_fused", &note);
+  if (kab) {
+    Route rk = fused_route(kab->first, kab->second, c, bias, x, alpha, beta, x_factor, s,
+                           d.data_ptr(), s.return_y ? y.data_ptr() : nullptr);
+    if (rk.kernel != nullptr) {
+      warn_once(note);
+      r = std::move(rk);
+    }
+  }
   log_choice(r.args, r);
   if (r.kernel == nullptr) {
     *why_not = "no compiled kernel fits: " + r.reason;

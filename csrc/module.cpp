@@ -19,6 +19,7 @@ py::dict config_dict(const KernelConfig& k) {
   d["name"] = k.name;
   d["arch"] = k.arch;
   d["ab"] = dtype_name(k.ab);
+  d["b"] = dtype_name(k.b);
   d["cd"] = dtype_name(k.cd);
   d["a_major"] = major_name(k.a_major);
   d["b_major"] = major_name(k.b_major);
@@ -35,10 +36,10 @@ py::dict config_dict(const KernelConfig& k) {
 }
 
 DType parse_dtype(const std::string& s) {
-  if (s == "float16") return DType::F16;
-  if (s == "bfloat16") return DType::BF16;
-  if (s == "float32") return DType::F32;
-  if (s == "float64") return DType::F64;
+  for (DType t : {DType::F16, DType::BF16, DType::F32, DType::F64, DType::E4M3, DType::E5M2,
+                  DType::I8, DType::I32, DType::TF32}) {
+    if (s == dtype_name(t)) return t;
+  }
   throw py::value_error("unknown dtype name '" + s + "'");
 }
 
@@ -60,6 +61,7 @@ py::tuple plan_py(py::dict problem, int device_arch, const std::string& table,
   g.k = problem["k"].cast<int64_t>();
   g.l = problem.contains("l") ? problem["l"].cast<int64_t>() : 1;
   g.ab = parse_dtype(problem["ab"].cast<std::string>());
+  g.b_dtype = problem.contains("b") ? parse_dtype(problem["b"].cast<std::string>()) : g.ab;
   g.d_dtype = problem.contains("d") ? parse_dtype(problem["d"].cast<std::string>()) : g.ab;
   g.has_c = problem.contains("c");
   g.c_dtype = g.has_c ? parse_dtype(problem["c"].cast<std::string>()) : g.d_dtype;
@@ -120,16 +122,18 @@ std::optional<at::ScalarType> optional_dtype(const py::object& o) {
 std::string explain_fused_py(const at::Tensor& a, const at::Tensor& b, py::object c,
                              py::object bias, py::object x, double alpha, double beta,
                              double x_factor, const std::string& activation, bool return_y,
-                             py::object out_dtype) {
+                             py::object out_dtype, py::object scale_a, py::object scale_b) {
   return bw::ops::explain_gemm_fused(a, b, optional_tensor(c), optional_tensor(bias),
                                      optional_tensor(x), alpha, beta, x_factor, activation,
-                                     return_y, optional_dtype(out_dtype));
+                                     return_y, optional_dtype(out_dtype), optional_tensor(scale_a),
+                                     optional_tensor(scale_b));
 }
 
 std::string explain_py(const at::Tensor& a, const at::Tensor& b, py::object c, double alpha,
-                       double beta, py::object out_dtype) {
+                       double beta, py::object out_dtype, py::object scale_a, py::object scale_b) {
   return bw::ops::explain_gemm_axpby(a, b, optional_tensor(c), alpha, beta,
-                                     optional_dtype(out_dtype));
+                                     optional_dtype(out_dtype), optional_tensor(scale_a),
+                                     optional_tensor(scale_b));
 }
 
 // {"decomposition": "heuristic"|"data_parallel"|"split_k"|"stream_k", "splits": int,
@@ -165,12 +169,12 @@ SchedulerArgs parse_schedule(const py::dict& o) {
 
 py::tuple run_kernel_py(const at::Tensor& a, const at::Tensor& b, py::object c, double alpha,
                         double beta, py::object out_dtype, const std::string& kernel, bool launch,
-                        py::object schedule) {
+                        py::object schedule, py::object scale_a, py::object scale_b) {
   std::optional<SchedulerArgs> sched;
   if (!schedule.is_none()) sched = parse_schedule(schedule.cast<py::dict>());
-  auto [message, d] = bw::ops::run_kernel_gemm_axpby(a, b, optional_tensor(c), alpha, beta,
-                                                     optional_dtype(out_dtype), kernel, launch,
-                                                     sched ? &*sched : nullptr);
+  auto [message, d] = bw::ops::run_kernel_gemm_axpby(
+      a, b, optional_tensor(c), alpha, beta, optional_dtype(out_dtype), optional_tensor(scale_a),
+      optional_tensor(scale_b), kernel, launch, sched ? &*sched : nullptr);
   return py::make_tuple(message, d.defined() ? py::cast(d) : py::none());
 }
 
@@ -199,15 +203,18 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   });
   m.def("explain", &explain_py, py::arg("a"), py::arg("b"), py::arg("c") = py::none(),
         py::arg("alpha") = 1.0, py::arg("beta") = 0.0, py::arg("out_dtype") = py::none(),
+        py::arg("scale_a") = py::none(), py::arg("scale_b") = py::none(),
         "Which path torch.ops.bw.gemm_axpby takes for these arguments, and why.");
   m.def("explain_fused", &explain_fused_py, py::arg("a"), py::arg("b"), py::arg("c") = py::none(),
         py::arg("bias") = py::none(), py::arg("x") = py::none(), py::arg("alpha") = 1.0,
         py::arg("beta") = 0.0, py::arg("x_factor") = 1.0, py::arg("activation") = "none",
         py::arg("return_y") = false, py::arg("out_dtype") = py::none(),
+        py::arg("scale_a") = py::none(), py::arg("scale_b") = py::none(),
         "Which path torch.ops.bw.gemm_fused takes for these arguments, and why.");
   m.def("run_kernel", &run_kernel_py, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"),
         py::arg("beta"), py::arg("out_dtype"), py::arg("kernel"), py::arg("launch"),
-        py::arg("schedule") = py::none(),
+        py::arg("schedule") = py::none(), py::arg("scale_a") = py::none(),
+        py::arg("scale_b") = py::none(),
         "Run one named compiled kernel, bypassing the planner; launch=False runs only its host "
         "steps (a dry run, for another arch's kernels). schedule: a dict overriding the "
         "planner's run-time scheduling. Returns (message, D or None). For tests and tuning.");

@@ -10,7 +10,47 @@ from blackwell_ops.fused import ACTIVATION_FN as ACTIVATION_REF  # noqa: F401
 
 # Relative (Frobenius) error bounds against an fp64 reference, by output dtype: one rounding of
 # the output dominates (bf16 keeps 8 bits, fp16 11), fp32 accumulation adds ~1e-6.
-TOL = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 1e-5, torch.float64: 1e-12}
+TOL = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 1e-5, torch.float64: 1e-12,
+       torch.int32: 0.0}
+# tf32 inputs (fp32 with a 10-bit mantissa on the tensor cores): the inputs' rounding dominates.
+TF32_TOL = 5e-3
+# FP8 inputs: the FP8 tensor-core accumulator keeps fewer bits than fp32 between CUTLASS's
+# promotions into fp32 registers (and than cuBLAS's), so an fp32 output is off by ~1e-4
+# relative (measured on the H200: 1.1e-5 to 1.3e-4 over the test shapes).
+FP8_ACC_TOL = 5e-4
+
+
+def out_tolerance(in_dtype, out_dtype) -> float:
+    """The relative error bound of an output of out_dtype computed from in_dtype inputs."""
+    tol = TOL[out_dtype]
+    if in_dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
+        tol = max(tol, FP8_ACC_TOL)
+    return tol
+
+
+def kernel_dtype(name: str) -> torch.dtype:
+    """The torch dtype of a kernel config's type name (_C.compiled_kernels(): "bfloat16",
+    "float8_e4m3fn", "int8", "int32", ...); "tf32" is float32 in memory."""
+    return torch.float32 if name == "tf32" else getattr(torch, name)
+
+
+def kernel_tolerance(kernel: dict) -> float:
+    """The relative error bound of a kernel's output against the fp64 reference."""
+    tol = out_tolerance(kernel_dtype(kernel["ab"]), kernel_dtype(kernel["cd"]))
+    return max(tol, TF32_TOL) if kernel["ab"] == "tf32" else tol
+
+
+def rand_input(shape, dtype, device, gen=None, transposed=False):
+    """Fresh random data of any input dtype: N(0,1) rounded to the dtype for floats (float8
+    included), uniform integers in [-128, 127] for int8 and [-1000, 1000] for int32;
+    transposed as in rand()."""
+    if dtype in (torch.int8, torch.int32):
+        lo, hi = (-128, 128) if dtype == torch.int8 else (-1000, 1001)
+        if transposed:
+            shape = (*shape[:-2], shape[-1], shape[-2])
+        t = torch.randint(lo, hi, shape, dtype=dtype, device=device, generator=gen)
+        return t.mT if transposed else t
+    return rand(shape, dtype, device, gen, transposed)
 
 
 def tolerance(in_dtype, out_dtype, device="cpu"):
@@ -30,6 +70,7 @@ def reference(a, b, c=None, alpha=1.0, beta=0.0):
 
 def rel_err(out, ref) -> float:
     out = out.double().cpu()
+    ref = ref.double().cpu()
     num = (out - ref).norm().item()
     den = ref.norm().item()
     if den == 0:
@@ -38,7 +79,7 @@ def rel_err(out, ref) -> float:
 
 
 def assert_close(out, ref, tol, what=""):
-    assert torch.isfinite(out).all(), f"{what}: non-finite values in the output"
+    assert torch.isfinite(out.double()).all(), f"{what}: non-finite values in the output"
     err = rel_err(out, ref)
     assert err <= tol, f"{what}: relative error {err:.3e} > {tol:.1e}"
 
@@ -85,7 +126,8 @@ def poison_next_alloc(shape, dtype, device):
     """Fill a block the caching allocator will hand to the next allocation of this size with NaN,
     so an output element the op never writes shows up as NaN."""
     if device == "cuda":
-        p = torch.full(shape, math.nan, dtype=dtype, device=device)
+        fill = math.nan if dtype.is_floating_point else torch.iinfo(dtype).min
+        p = torch.full(shape, fill, dtype=dtype, device=device)
         del p
 
 

@@ -9,10 +9,24 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from helpers import first_error
 
 f16, f32 = torch.float16, torch.float32
+E4M3 = torch.float8_e4m3fn
 
 
 def T(*shape, dtype=f32, device="cpu"):
     return torch.randn(*shape).to(dtype=dtype, device=device)
+
+
+def I8(*shape):
+    return torch.randint(-128, 128, shape, dtype=torch.int8)
+
+
+def I32(*shape):
+    return torch.randint(-100, 100, shape, dtype=torch.int32)
+
+
+def S(v):
+    """A per-tensor scale."""
+    return torch.tensor([v], dtype=f32)
 
 
 # (id, args builder, kwargs, exception type, regex the message must match)
@@ -61,8 +75,33 @@ CASES = [
      {}, ValueError, r"a\.dtype = torch\.int64 is not supported"),
     ("a_uint8", lambda: (torch.ones(4, 8, dtype=torch.uint8), torch.ones(8, 3, dtype=torch.uint8)),
      {}, ValueError, r"a\.dtype = torch\.uint8 is not supported"),
-    ("a_fp8", lambda: (T(4, 8).to(torch.float8_e4m3fn), T(8, 3).to(torch.float8_e4m3fn)), {},
-     ValueError, r"a\.dtype = torch\.float8_e4m3fn is not supported"),
+    ("a_fp8_b_int8", lambda: (T(4, 8).to(E4M3), I8(8, 3)), {}, ValueError,
+     r"b\.dtype = torch\.int8 must equal a\.dtype = torch\.float8_e4m3fn \(or be the other "
+     r"float8 type\)"),
+    ("a_int8_b_fp8", lambda: (I8(4, 8), T(8, 3).to(E4M3)), {}, ValueError,
+     r"b\.dtype = torch\.float8_e4m3fn must equal a\.dtype = torch\.int8$"),
+    ("a_uint8_still_refused", lambda: (I8(4, 8).to(torch.uint8), I8(8, 3).to(torch.uint8)), {},
+     ValueError, r"a\.dtype = torch\.uint8 is not supported; expected one of .*torch\.int8"),
+    ("int32_out_fractional_alpha", lambda: (I8(4, 8), I8(8, 3)), {"alpha": 0.5}, ValueError,
+     r"alpha = 0\.5 and beta = 0 must be integers with an int32 output"),
+    ("int32_out_fractional_beta", lambda: (I8(4, 8), I8(8, 3), I32(4, 3)), {"beta": 1.5},
+     ValueError, r"alpha = 1 and beta = 1\.5 must be integers"),
+    ("int32_out_with_scale", lambda: (I8(4, 8), I8(8, 3)), {"scale_a": S(2.0)}, ValueError,
+     r"scale_a and scale_b are not taken with an int32 output"),
+    ("int32_out_float_c", lambda: (I8(4, 8), I8(8, 3), T(4, 3)), {"out_dtype": torch.int32},
+     ValueError, r"c\.dtype = torch\.float32 must be torch\.int32 with an int32 output"),
+    ("int32_c_float_inputs", lambda: (T(4, 8), T(8, 3), I32(4, 3)), {}, ValueError,
+     r"c\.dtype = torch\.int32 is not supported; expected one of torch\.float16, "
+     r"torch\.bfloat16, torch\.float32, torch\.float64$"),
+    ("fp8_out_int32", lambda: (T(4, 8).to(E4M3), T(8, 3).to(E4M3)), {"out_dtype": torch.int32},
+     ValueError, r"out_dtype = torch\.int32 is not supported"),
+    ("scale_float64", lambda: (T(4, 8), T(8, 3)), {"scale_a": S(2.0).double()}, ValueError,
+     r"scale_a must be a float32 tensor with one element \(a per-tensor scale\), got "
+     r"scale_a\.dtype = torch\.float64 with shape \[1\]"),
+    ("scale_two_elements", lambda: (T(4, 8), T(8, 3)), {"scale_b": T(2)}, ValueError,
+     r"scale_b must be a float32 tensor with one element .* with shape \[2\]"),
+    ("scale_on_meta", lambda: (T(4, 8), T(8, 3)), {"scale_b": S(1.0).to("meta")}, RuntimeError,
+     r"scale_b must be on a's device cpu, got scale_b\.device = meta"),
     ("b_int_a_float", lambda: (T(4, 8), torch.ones(8, 3, dtype=torch.int32)), {}, ValueError,
      r"b\.dtype = torch\.int32 must equal a\.dtype = torch\.float32"),
     ("b_bf16_a_f16", lambda: (T(4, 8, dtype=f16), T(8, 3, dtype=torch.bfloat16)), {}, ValueError,
@@ -110,7 +149,9 @@ def test_fake_raises_the_same(case):
     real = first_error(lambda: torch.ops.bw.gemm_axpby(*args, **kwargs))
     with FakeTensorMode() as mode:
         fake_args = [mode.from_tensor(t) for t in args]
-        fake = first_error(lambda: torch.ops.bw.gemm_axpby(*fake_args, **kwargs))
+        fake_kwargs = {k: mode.from_tensor(v) if isinstance(v, torch.Tensor) else v
+                       for k, v in kwargs.items()}
+        fake = first_error(lambda: torch.ops.bw.gemm_axpby(*fake_args, **fake_kwargs))
     assert real[0] is exc and fake[0] is exc
     assert re.search(pattern, fake[1]), fake[1]
     assert real[1] == fake[1]

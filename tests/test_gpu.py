@@ -15,10 +15,11 @@ pytestmark = pytest.mark.gpu
 DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
 
 
-# The axpby kernels; the fused-epilogue ones are tested through bw.gemm_fused in
-# tests/test_gpu_fused.py (run_kernel speaks gemm_axpby's arguments only).
-KERNELS = kernel_params(kernels_for_this_gpu("axpby"),
-                        "no compiled axpby kernel for this GPU (or no GPU)")
+# The 16-bit axpby kernels; the fused-epilogue ones are tested through bw.gemm_fused in
+# tests/test_gpu_fused.py (run_kernel speaks gemm_axpby's arguments only), the 8-bit and tf32
+# ones in tests/test_gpu_quant.py.
+KERNELS = kernel_params([k for k in kernels_for_this_gpu("axpby") if k["ab"] in DT],
+                        "no compiled 16-bit axpby kernel for this GPU (or no GPU)")
 
 
 def _operands(k, m, n, kk, l=None, g=None, share=None):
@@ -133,7 +134,9 @@ def test_fallback_dtypes(dtype):
     g = torch.Generator(device="cuda").manual_seed(7)
     a, b = rand((96, 64), dtype, "cuda", g), rand((64, 80), dtype, "cuda", g)
     c = rand((96, 80), dtype, "cuda", g)
-    assert "no kernel takes" in _C.explain(a, b, c, 1.0, 1.0)
+    path = _C.explain(a, b, c, 1.0, 1.0)  # fp32: tf32 is off by default, so exact fp32
+    assert path.startswith("composite") and ("no kernel takes float32" in path
+                                             or "no kernel computes float64" in path), path
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         d = gemm_axpby(a, b, c, alpha=0.5, beta=2.0)

@@ -269,6 +269,34 @@ def test_no_memory_growth_over_10k_calls(expect, k):
 
 # 6. Two Python threads -----------------------------------------------------------------------
 
+def test_first_cuda_call_of_a_fresh_thread_is_a_kernel_launch():
+    """A thread whose first CUDA work is our kernel (autograd's device threads run the backward
+    like this): the TMA descriptors are encoded with the driver API, which needs the device's
+    context current on the thread. With the output served from the allocator's cache, nothing
+    else makes it current. Found on the 2 x H200 host (examples/tp_mlp.py, bf16 backward:
+    "Failed to initialize the TMA descriptor 201"); csrc/bw_ops_cuda.cpp make_context_current."""
+    g = _gen(77)
+    a, b = rand((256, 192), BF16, "cuda", g), rand((192, 320), BF16, "cuda", g)
+    if not _C.explain(a, b).startswith("kernel"):
+        pytest.skip("no kernel for bf16 a @ b in this build")
+    torch.empty(256, 320, dtype=BF16, device="cuda")  # a cached block for the output
+    torch.cuda.synchronize()
+    out = {}
+
+    def work():
+        try:
+            out["d"] = gemm_axpby(a, b)
+        except Exception as e:  # noqa: BLE001
+            out["error"] = e
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join(timeout=120)
+    assert "error" not in out, out.get("error")
+    torch.cuda.synchronize()
+    assert_close(out["d"], reference(a, b), TOL[BF16])
+
+
 def test_two_threads_each_on_its_own_stream():
     """Two threads, each with its own stream, 200 calls each on different shapes and dtypes
     (fresh data every call, no synchronisation until the end): every result right."""

@@ -87,16 +87,28 @@ def test_sass_features_of_compiled_kernels():
 
 def test_sass_requirements_follow_the_config():
     table = {k["name"]: k for k in _C.kernel_table()}
-    sm90 = next(k for k in table.values() if k["arch"] == 90)
-    two = next(k for k in table.values() if k["schedule"] == "sm100_2sm")
+    sm90 = next(k for k in table.values() if k["arch"] == 90 and k["ab"] == "bfloat16")
+    two = next(k for k in table.values()
+               if k["schedule"] == "sm100_2sm" and k["ab"] == "bfloat16")
     one = next(k for k in table.values() if k["schedule"] == "sm100_1sm")
-    assert "UTMALDG.MULTICAST" in sass.requirements(sm90)
+    assert "UTMALDG.MULTICAST" in sass.requirements(sm90) and "HGMMA" in sass.requirements(sm90)
     req = sass.requirements(two)
-    for feature in ("UTC*MMA.2CTA", "UTMALDG.2CTA", "UTMALDG.MULTICAST.2CTA",
+    for feature in ("UTCHMMA.2CTA", "UTMALDG.2CTA", "UTMALDG.MULTICAST.2CTA",
                     "UTCBAR.2CTA.MULTICAST", "UTCATOMSWS.2CTA", "LDTM", "UGETNEXTWORKID"):
         assert feature in req, feature
     req = sass.requirements(one)
-    assert "UTC*MMA" in req and "UTMALDG.MULTICAST" in req and "UTCBAR.2CTA.MULTICAST" not in req
+    assert "UTCHMMA" in req and "UTMALDG.MULTICAST" in req and "UTCBAR.2CTA.MULTICAST" not in req
+
+
+@pytest.mark.parametrize("ab, sm90_mma, sm100_mma", [
+    ("float8_e4m3fn", "QGMMA", "UTCQMMA.2CTA"), ("float8_e5m2", "QGMMA", "UTCQMMA.2CTA"),
+    ("int8", "IGMMA", "UTCIMMA.2CTA"), ("tf32", "HGMMA", "UTCHMMA.2CTA")])
+def test_sass_requirements_name_the_mma_of_the_input_type(ab, sm90_mma, sm100_mma):
+    """8-bit and tf32 kernels must show their own MMA form (issue #9's SASS evidence)."""
+    table = _C.kernel_table()
+    for arch, mma in ((90, sm90_mma), (100, sm100_mma)):
+        k = next(k for k in table if k["arch"] == arch and k["ab"] == ab)
+        assert mma in sass.requirements(k), (k["name"], sass.requirements(k))
 
 
 def test_sass_check_can_fail(tmp_path):

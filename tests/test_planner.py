@@ -34,10 +34,44 @@ def test_other_archs_fall_back():
         assert name is None and "compute capability" in why
 
 
-@pytest.mark.parametrize("ab", ["float32", "float64"])
-def test_dtypes_without_kernels(ab):
-    name, why = plan(ab=ab)
-    assert name is None and f"no kernel takes {ab} inputs" in why
+def test_exact_fp32_inputs_have_no_kernel_and_the_reason_names_tf32():
+    name, why = plan(ab="float32")
+    assert name is None and "no kernel takes float32 inputs at full fp32 precision" in why
+    assert "allow_tf32" in why
+
+
+def test_float64_inputs_have_no_kernel():
+    name, why = plan(ab="float64")
+    assert name is None and "no kernel computes float64 x float64 -> float64" in why
+
+
+@pytest.mark.parametrize("arch", [90, 100])
+@pytest.mark.parametrize("ab, b, d, family", [
+    ("float8_e4m3fn", None, "bfloat16", "e4m3_bf16"), ("float8_e4m3fn", None, "float32", "e4m3_f32"),
+    ("float8_e5m2", "float8_e4m3fn", "bfloat16", "e5m2xe4m3_bf16"),
+    ("int8", None, "int32", "s8_s32"), ("int8", None, "bfloat16", "s8_bf16"),
+    ("tf32", None, "float32", "tf32_f32")])
+def test_quant_types_plan_to_their_kernel(arch, ab, b, d, family):
+    """8-bit and tf32 problems in the K-major layout plan to the kernel of their types."""
+    problem = dict(ab=ab, d=d, a_major="K", b_major="K", m=4096, n=4096, k=4096)
+    if b:
+        problem["b"] = b
+    name, why = _C.plan(problem, arch, "all")
+    assert name is not None and name.startswith(f"sm{arch}_{family}_ak_bk_"), (name, why)
+
+
+def test_quant_types_have_no_mn_major_kernel():
+    """The op copies an MN-major 8-bit operand K-major instead (csrc/bw_ops_cuda.cpp)."""
+    problem = dict(ab="float8_e4m3fn", d="bfloat16", a_major="K", b_major="MN", m=256, n=256,
+                   k=256)
+    name, why = _C.plan(problem, 90, "all")
+    assert name is None and "no compiled sm_90a kernel for float8_e4m3fn -> bfloat16" in why
+
+
+def test_int8_needs_int8_b():
+    name, why = _C.plan(dict(ab="int8", b="float8_e4m3fn", d="bfloat16", m=64, n=64, k=64), 90,
+                        "all")
+    assert name is None and "no kernel computes int8 x float8_e4m3fn" in why
 
 
 def test_c_dtype_must_match_output():
@@ -47,7 +81,7 @@ def test_c_dtype_must_match_output():
 
 def test_fp16_output_from_bf16_is_refused():
     name, why = plan(ab="bfloat16", d="float16")
-    assert name is None and "writes float16 output" in why
+    assert name is None and "no kernel computes bfloat16 x bfloat16 -> float16" in why
 
 
 @pytest.mark.parametrize("operand,field,value,expect", [

@@ -5,11 +5,9 @@ import pytest
 import torch
 
 from blackwell_ops import _C
-from helpers import kernel_params, rand
+from helpers import kernel_dtype, kernel_params, rand, rand_input
 
 pytestmark = pytest.mark.gpu
-
-DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32}
 
 
 def _sm100_kernels():
@@ -32,11 +30,18 @@ def test_build_has_sm100_kernels():
 def test_sm100_dry_run(kernel, mnkl, with_c):
     m, n, k, l = mnkl
     lead = (l,) if l > 1 else ()
-    ab, cd = DT[kernel["ab"]], DT[kernel["cd"]]
-    a = rand((*lead, m, k), ab, "cuda", transposed=kernel["a_major"] == "MN")
-    b = rand((*lead, k, n), ab, "cuda", transposed=kernel["b_major"] == "K")
-    c = rand((*lead, m, n), cd, "cuda") if with_c else None
-    result, _ = _C.run_kernel(a, b, c, 1.5, 0.5 if with_c else 0.0, cd, kernel["name"], False)
+    ta, tb, cd = (kernel_dtype(kernel[key]) for key in ("ab", "b", "cd"))
+    a = rand_input((*lead, m, k), ta, "cuda", transposed=kernel["a_major"] == "MN")
+    b = rand_input((*lead, k, n), tb, "cuda", transposed=kernel["b_major"] == "K")
+    c = rand_input((*lead, m, n), cd, "cuda") if with_c else None
+    alpha = 2.0 if cd == torch.int32 else 1.5
+    old_tf32 = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = kernel["ab"] == "tf32"  # fp32 inputs read as tf32
+    try:
+        result, _ = _C.run_kernel(a, b, c, alpha, 1.0 if with_c else 0.0, cd, kernel["name"],
+                                  False)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = old_tf32
     if result.startswith("precondition") and "not a multiple" in result:
         pytest.skip(result)  # this layout's unit-stride extent is not 16-byte aligned
     assert result.startswith("ok"), result

@@ -34,7 +34,18 @@ DTYPES = {
     "f16": ("cutlass::half_t", "DType::F16"),
     "bf16": ("cutlass::bfloat16_t", "DType::BF16"),
     "f32": ("float", "DType::F32"),
+    "tf32": ("cutlass::tfloat32_t", "DType::TF32"),  # fp32 in memory, tf32 tensor-core math
+    "e4m3": ("cutlass::float_e4m3_t", "DType::E4M3"),
+    "e5m2": ("cutlass::float_e5m2_t", "DType::E5M2"),
+    "s8": ("int8_t", "DType::I8"),
+    "s32": ("int32_t", "DType::I32"),
 }
+FP8 = ("e4m3", "e5m2")
+# Input type -> the output types a kernel may write. 8-bit and tf32 inputs: the MMA's own
+# accumulator (fp32, int32 for int8) rounded once to a 16-bit float, fp32, or exact int32.
+OUTPUTS = {"f16": ("f16", "f32"), "bf16": ("bf16", "f32"), "tf32": ("f32",),
+           "e4m3": ("bf16", "f16", "f32"), "e5m2": ("bf16", "f16", "f32"),
+           "s8": ("s32", "bf16", "f16", "f32")}
 SCHEDULES = {
     # name: (arch, C++ policy type, KernelConfig enumerator)
     "coop": (90, "bw::gemm::sm90::Cooperative", "Schedule::Sm90Cooperative"),
@@ -55,7 +66,7 @@ TILE_SCHEDULERS = {
 @dataclasses.dataclass(frozen=True)
 class Kernel:
     arch: int
-    ab: str                      # A/B element type
+    ab: str                      # A element type (and B's unless `b` is set)
     cd: str                      # C/D element type
     a_major: str                 # "k" (row-major a) or "mn"
     b_major: str                 # "k" (b = W.T) or "mn" (row-major b)
@@ -68,6 +79,11 @@ class Kernel:
     epilogue: str = "Axpby"         # or "Fused": act(alpha*acc + beta*C + bias) + x_factor*X, Y
     activation: str = "none"        # with Fused: a key of ACTIVATIONS
     scheduler: str = "persistent"  # or "streamk" (sm90 cooperative): split-K/stream-K per call
+    b: str = ""                     # B element type when it differs from A's (mixed FP8)
+
+    @property
+    def b_type(self) -> str:
+        return self.b or self.ab
 
     @property
     def name(self) -> str:
@@ -75,7 +91,8 @@ class Kernel:
         c = "dyn%dx%d" % self.preferred_cluster if self.cluster == (0, 0) else "%dx%d" % self.cluster
         sk = TILE_SCHEDULERS[self.scheduler][2]
         epi = "axpby" if self.epilogue == "Axpby" else f"fused_{self.activation}"
-        return (f"sm{self.arch}_{self.ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
+        ab = self.ab if self.b_type == self.ab else f"{self.ab}x{self.b_type}"
+        return (f"sm{self.arch}_{ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
                 f"_{t}_c{c}_{self.schedule}{sk}_{epi}")
 
     @property
@@ -85,8 +102,15 @@ class Kernel:
     def validate(self) -> None:
         sched_arch = SCHEDULES[self.schedule][0]
         assert sched_arch == self.arch, f"{self.name}: schedule {self.schedule} is sm{sched_arch}"
-        assert self.ab in ("f16", "bf16") and self.cd in DTYPES, self.name
-        assert self.cd in (self.ab, "f32"), f"{self.name}: C/D is the input type or f32"
+        assert self.ab in OUTPUTS and self.cd in OUTPUTS[self.ab], f"{self.name}: types"
+        assert self.b_type == self.ab or (self.ab in FP8 and self.b_type in FP8), self.name
+        if self.arch == 90 and self.ab in (*FP8, "s8", "tf32"):
+            # wgmma reads 8-bit and tf32 operands from shared memory K-major only (only 16-bit
+            # types have the transpose bit); other layouts are copied K-major by the op.
+            assert (self.a_major, self.b_major) == ("k", "k"), f"{self.name}: sm90 needs K-major"
+        assert self.epilogue == "Axpby" or self.cd != "s32", f"{self.name}: fused needs a float D"
+        kbytes = self.tile[2] * (1 if self.ab in (*FP8, "s8") else 4 if self.ab == "tf32" else 2)
+        assert kbytes == 128, f"{self.name}: a tile's K extent is one 128-byte swizzle row"
         if self.cluster == (0, 0):
             pm, pn = self.preferred_cluster
             fm, fn = self.fallback_cluster
@@ -147,9 +171,54 @@ _SM90_CANDIDATES = [
     dict(tile=(64, 256, 64), cluster=(1, 2), schedule="pingpong"),
 ]
 
+# 8-bit (FP8, INT8) and TF32 inputs (issue #9). A tile's K extent is one 128-byte swizzle row:
+# 128 elements of 8 bits, 32 of tf32. Only the nn.Linear layout x @ W.T (K-major a and b, also
+# what torch._scaled_mm and torch._int_mm take): sm90's wgmma reads these types K-major only, and
+# on sm100 (whose UMMA could read them MN-major) the default build keeps the same set, for build
+# time. The op copies other layouts K-major (one-time warning). Untuned: the 16-bit roles with K
+# scaled to 128 bytes; plain products on the big tile, the fused epilogue on the mid tile
+# (ping-pong overlaps one warp group's epilogue with the other's MMA); sm90 FP8 below.
+# sm90 FP8 is the exception: CUTLASS's accurate FP8 mainloop (the default schedule, not
+# FastAccum) promotes the wgmma accumulators into a second fp32 set every few k-blocks, so each
+# thread holds two accumulators; a 64x256 warp-group tile (128x256 cooperative) then needs more
+# than 255 registers and spilled (ptxas: 832 bytes of spill stores). 128x128 cooperative (64x128
+# per warp group) fits, for the plain and the fused epilogue.
+_SM90_FP8 = dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop")
+
+
+def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
+    out = []
+    for ab, b, cd in dtype_triples:
+        fp8_sm90 = arch == 90 and ab in FP8
+        big = dict(_SM90_FP8 if fp8_sm90 else {90: _SM90_BIG, 100: _SM100_BIG}[arch])
+        mid = dict(_SM90_FP8 if fp8_sm90 else {90: _SM90_MID, 100: _SM100_BIG}[arch])
+        tk = 32 if ab == "tf32" else 128
+        cfg = dict(big, tile=big["tile"][:2] + (tk,))
+        p = "ci" if ci == (ab, b, cd) else preset
+        out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p, **cfg))
+        for act in fused_acts if (ab, b, cd) == ("e4m3", "", "bf16") else ():
+            fcfg = dict(mid, tile=mid["tile"][:2] + (tk,))
+            out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k",
+                              epilogue="Fused", activation=act, preset=preset, **fcfg))
+    return out
+
+
+_QUANT_DEFAULT = [("e4m3", "", "bf16"), ("e4m3", "", "f16"), ("e4m3", "", "f32"),
+                  ("e5m2", "e4m3", "bf16"), ("s8", "", "s32"), ("s8", "", "bf16"),
+                  ("tf32", "", "f32")]
+_QUANT_ALL = [("e4m3", "e5m2", "bf16"), ("e5m2", "", "bf16"), ("s8", "", "f32"),
+              ("s8", "", "f16")]
+
 KERNELS: list[Kernel] = [
     Kernel(arch=90, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="ci", **_SM90_BIG),
     Kernel(arch=100, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="ci", **_SM100_BIG),
+    # ci also holds e4m3 -> bf16 per arch (its SASS shows the FP8 MMA); default the rest of
+    # _QUANT_DEFAULT, and the fused epilogue for e4m3 -> bf16 (every activation); all adds
+    # _QUANT_ALL. Fused kernels for e4m3 -> bf16 only: gemm_fused with other 8-bit types runs
+    # the composite.
+    *[k for arch in ARCHS for k in
+      _quant(arch, "default", _QUANT_DEFAULT, ACTIVATIONS, ci=("e4m3", "", "bf16"))
+      + _quant(arch, "all", _QUANT_ALL)],
     # default: both 16-bit types in every majorness (autograd's backward GEMMs run on transposed
     # views, so training needs all four), and the seed's fp16 -> fp32 C/D case for contiguous a.
     *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
@@ -220,6 +289,7 @@ HEADER = "// Generated by tools/generate_kernels.py from its KERNELS table. Do n
 
 def render_kernel(k: Kernel) -> str:
     elem_ab = DTYPES[k.ab][0]
+    elem_b = DTYPES[k.b_type][0]
     elem_cd = DTYPES[k.cd][0]
     a, b = MAJORS[k.a_major], MAJORS[k.b_major]
     sched = SCHEDULES[k.schedule][1]
@@ -230,14 +300,14 @@ def render_kernel(k: Kernel) -> str:
     pm, pn = k.preferred_cluster
     if k.arch == 90:
         include = "gemm/sm90/gemm_sm90.cuh"
-        targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
-                 f" {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
+        targs = (f"{elem_ab}, {elem_b}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk},"
+                 f" {cm}, {cn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
         alias = f"bw::gemm::sm90::Gemm<{targs}>"
     else:
         include = "gemm/sm100/gemm_sm100.cuh"
         fm, fn = k.fallback_cluster
-        targs = (f"{elem_ab}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk}, {cm}, {cn},"
-                 f" {pm}, {pn}, {fm}, {fn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
+        targs = (f"{elem_ab}, {elem_b}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk},"
+                 f" {cm}, {cn}, {pm}, {pn}, {fm}, {fn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
         alias = f"bw::gemm::sm100::Gemm<{targs}>"
     return (HEADER + f"// Kernel: {k.name} (presets: {' '.join(k.presets)})\n"
             f'#include "{include}"\n\n'
@@ -248,7 +318,7 @@ def render_kernel(k: Kernel) -> str:
 def config_initializer(k: Kernel) -> str:
     q = lambda e: f"bw::gemm::{e}"  # noqa: E731
     return ", ".join([
-        f'"{k.name}"', str(k.arch), q(DTYPES[k.ab][1]), q(DTYPES[k.cd][1]),
+        f'"{k.name}"', str(k.arch), q(DTYPES[k.ab][1]), q(DTYPES[k.b_type][1]), q(DTYPES[k.cd][1]),
         q(MAJORS[k.a_major]), q(MAJORS[k.b_major]), *map(str, k.tile), *map(str, k.cluster),
         *map(str, k.preferred_cluster), *map(str, k.fallback_cluster), q(SCHEDULES[k.schedule][2]),
         q(TILE_SCHEDULERS[k.scheduler][1]), q(f"Epilogue::{k.epilogue}"),

@@ -69,7 +69,7 @@ inline cutlass::gemm::kernel::detail::DecompositionMode to_cutlass(Decomposition
 
 // TileSchedulerTag_: void (the arch's persistent scheduler) or cutlass::gemm::StreamKScheduler.
 template <class ArchTag_,
-          class ElementAB_, class ElementCD_,
+          class ElementA_, class ElementB_, class ElementCD_,
           Major AMajor, Major BMajor,
           class TileShape_, class ClusterShape_,
           class MainloopSchedule_, class EpilogueSchedule_, class TileSchedulerTag_,
@@ -77,17 +77,21 @@ template <class ArchTag_,
           int FallbackClusterM = 0, int FallbackClusterN = 0>
 struct CutlassGemm {
   using ArchTag            = ArchTag_;
-  using ElementA           = ElementAB_;                       // A operand, (M, K)
-  using ElementB           = ElementAB_;                       // B operand, (K, N)
+  using ElementA           = ElementA_;                        // A operand, (M, K)
+  using ElementB           = ElementB_;                        // B operand, (K, N)
   using ElementC           = ElementCD_;                       // C source of the epilogue
   using ElementD           = ElementCD_;                       // D output
-  using ElementAccumulator = float;                            // fp32 accumulation, always
-  using ElementCompute     = float;                            // epilogue math in fp32
+  // int8 inputs accumulate in int32 (the IGMMA/UMMA accumulator); everything else in fp32. The
+  // epilogue computes in fp32, except for an int32 D, which stays exact in int32.
+  static constexpr bool kIntegerMma = std::is_same_v<ElementA_, int8_t>;
+  using ElementAccumulator = std::conditional_t<kIntegerMma, int32_t, float>;
+  using ElementCompute     = std::conditional_t<std::is_same_v<ElementCD_, int32_t>, int32_t, float>;
   using LayoutA            = typename LayoutATag<AMajor>::type;
   using LayoutB            = typename LayoutBTag<BMajor>::type;
   using LayoutC            = cutlass::layout::RowMajor;        // D is allocated row-major
   using LayoutD            = cutlass::layout::RowMajor;
-  static constexpr int AlignmentAB = 16 / sizeof(ElementAB_);  // 16-byte TMA granularity
+  static constexpr int AlignmentA = 16 / sizeof(ElementA_);  // 16-byte TMA granularity
+  static constexpr int AlignmentB = 16 / sizeof(ElementB_);
   static constexpr int AlignmentCD = 16 / sizeof(ElementCD_);
   using TileShape          = TileShape_;
   using ClusterShape       = ClusterShape_;
@@ -107,8 +111,8 @@ struct CutlassGemm {
 
   using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       ArchTag, cutlass::arch::OpClassTensorOp,
-      ElementA, LayoutA, AlignmentAB,
-      ElementB, LayoutB, AlignmentAB,
+      ElementA, LayoutA, AlignmentA,
+      ElementB, LayoutB, AlignmentB,
       ElementAccumulator,
       TileShape, ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<

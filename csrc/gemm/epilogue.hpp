@@ -13,19 +13,54 @@
 #include "cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp"
 #include "cutlass/epilogue/thread/activation.h"
 
+#include <type_traits>
+
 #include "gemm/types.hpp"
 
 namespace bw::gemm::epilogue {
 
-// D = alpha * acc + beta * C, computed in ElementCompute and rounded once to ElementD.
-// CUTLASS lowers LinearCombination to the tree
-//   Sm90EVT<Compute<multiply_add>, ScalarBroadcast(beta), SrcFetch(C),
-//           Sm90EVT<Compute<multiplies>, ScalarBroadcast(alpha), AccFetch>>
-// and that exact shape is the one whose is_C_load_needed() returns false when beta == 0, so C is
-// never read (NaN/Inf in C do not propagate) — the semantics torch.addmm documents.
-template <class ElementD, class ElementC, class ElementCompute>
-using Axpby = cutlass::epilogue::fusion::LinearCombination<ElementD, ElementCompute, ElementC,
-                                                           ElementCompute>;
+// alpha * scale_a * scale_b as one scalar node: CUTLASS's scalar broadcast reduces its values
+// (each a host value or, when its pointer is set, a device value) by multiplication, the way its
+// own FP8 fusions fold per-tensor scales. Slot 0 holds alpha, slots 1 and 2 the scales of A and
+// B (1 when absent). Reading the scales on the device keeps them out of the host path: they can
+// change between calls (and CUDA graph replays) without a recompile or a sync.
+template <class Compute>
+using ScaledAlpha =
+    cutlass::epilogue::fusion::Sm90ScalarBroadcast<Compute, cute::Stride<cute::_0, cute::_0, cute::_0>, 3>;
+
+template <class Compute, class NodeArgs>
+void set_scaled_alpha(NodeArgs& node, const GemmArgs& g) {
+  node.scalars[0] = static_cast<Compute>(g.alpha);
+  node.scalars[1] = node.scalars[2] = Compute(1);
+  if constexpr (std::is_same_v<Compute, float>) {  // an int32 epilogue takes no scales
+    node.scalar_ptrs[1] = g.scale_a;
+    node.scalar_ptrs[2] = g.scale_b;
+  }
+}
+
+// D = alpha * scale_a * scale_b * acc + beta * C, computed in Compute (fp32; int32 for an exact
+// int32 D) and rounded once to ElementD. The same tree CUTLASS lowers its LinearCombination to,
+// with the alpha node widened to ScaledAlpha; its root keeps the shape CUTLASS specialises
+// (Compute<multiply_add>, ScalarBroadcast, SrcFetch, Z), whose is_C_load_needed() is false when
+// beta == 0, so C is never read (NaN/Inf in C do not propagate), as torch.addmm documents.
+template <class ElementD, class ElementC, class Compute>
+struct AxpbyTree {
+  static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
+  using AlphaAcc = cutlass::epilogue::fusion::Sm90EVT<
+      cutlass::epilogue::fusion::Sm90Compute<cutlass::multiplies, Compute, Compute, kRound>,
+      ScaledAlpha<Compute>, cutlass::epilogue::fusion::Sm90AccFetch>;
+  using Root = cutlass::epilogue::fusion::Sm90EVT<
+      cutlass::epilogue::fusion::Sm90Compute<cutlass::homogeneous_multiply_add, ElementD, Compute,
+                                             kRound>,
+      cutlass::epilogue::fusion::Sm90ScalarBroadcast<Compute>,
+      cutlass::epilogue::fusion::Sm90SrcFetch<ElementC>, AlphaAcc>;
+
+  template <class Args>
+  static void set_arguments(Args& thread, const GemmArgs& g) {
+    thread.op_0 = {{static_cast<Compute>(g.has_c ? g.beta : 0.f)}};  // beta (C is op_1)
+    set_scaled_alpha<Compute>(thread.op_2.op_0, g);                  // alpha * scales
+  }
+};
 
 // The activation functors of the fused epilogue, from CUTLASS's epilogue/thread/activation.h.
 // gelu_tanh is CUTLASS's GELU_taylor (0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))), the
@@ -86,7 +121,8 @@ struct ArchDescriptors<cutlass::arch::Sm100, MmaTileShape, EpilogueSchedule, Ele
 
 // The fused epilogue, one tree per activation:
 //   Y = acc (rounded to ElementD; stored only when its pointer is set)
-//   P = alpha * acc + beta * C + bias      (C skipped when beta == 0, bias 0 when absent)
+//   P = alpha * scale_a * scale_b * acc + beta * C + bias   (C skipped when beta == 0, bias 0
+//                                                             when absent)
 //   D = act(P) + x_factor * X              (X read only when its pointer is set)
 // Everything is computed in fp32 and rounded once to ElementD. X, Y and bias have D's type.
 template <class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
@@ -100,6 +136,7 @@ struct FusedTree {
   using Compute = cutlass::epilogue::fusion::Sm90Compute<Fn, Out, F, kRound>;
   using MulAdd = Compute<cutlass::homogeneous_multiply_add>;
   using Scalar = cutlass::epilogue::fusion::Sm90ScalarBroadcast<F>;
+  using Alpha = ScaledAlpha<F>;
 
   using StoreY = cutlass::epilogue::fusion::Sm90AuxStore<
       Desc::AuxStore::Stages, typename Desc::Epi::EpilogueTile, ElementD, kRound, StrideRowMajor,
@@ -111,7 +148,7 @@ struct FusedTree {
       0, typename Desc::CtaTileShape, ElementD, F, StrideBias>;
 
   using AccY = cutlass::epilogue::fusion::Sm90EVT<StoreY, cutlass::epilogue::fusion::Sm90AccFetch>;
-  using AlphaAccBias = cutlass::epilogue::fusion::Sm90EVT<MulAdd, Scalar, AccY, Bias>;
+  using AlphaAccBias = cutlass::epilogue::fusion::Sm90EVT<MulAdd, Alpha, AccY, Bias>;
   // beta * C + Z in the shape CUTLASS specialises (Compute<multiply_add>, ScalarBroadcast,
   // SrcFetch, Z): C is not loaded when beta == 0.
   using Pre = cutlass::epilogue::fusion::Sm90EVT<
@@ -138,7 +175,7 @@ struct FusedTree {
     auto& pre = thread.op_2.op_0;                             // act(P): P
     pre.op_0 = {{g.has_c ? g.beta : 0.f}};                    //   beta (C is op_1)
     auto& alpha_acc_bias = pre.op_2;
-    alpha_acc_bias.op_0 = {{g.alpha}};                        //   alpha
+    set_scaled_alpha<F>(alpha_acc_bias.op_0, g);              //   alpha * scales
     alpha_acc_bias.op_1.op_1 = {y, sy};                       //   acc, stored as Y
     alpha_acc_bias.op_2 = {bias, ElementD(0), {}};            //   bias
   }
@@ -153,12 +190,12 @@ template <Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedul
 struct Select<Epilogue::Axpby, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC,
               ElementCompute> {
   static_assert(A == Activation::None, "the axpby epilogue has no activation");
-  using Operation = Axpby<ElementD, ElementC, ElementCompute>;
+  using Tree = AxpbyTree<ElementD, ElementC, ElementCompute>;
+  using Operation = typename Tree::Root;
 
   template <class ThreadArgs>
   static void set_arguments(ThreadArgs& thread, const GemmArgs& g) {
-    thread.alpha = g.alpha;
-    thread.beta = g.has_c ? g.beta : 0.f;
+    Tree::set_arguments(thread, g);
   }
 };
 

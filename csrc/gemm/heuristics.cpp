@@ -33,31 +33,52 @@ std::string operand_alignment(const char* name, const Operand& op, int64_t conti
 
 }  // namespace
 
+// The (A, B) -> D element types kernels exist for (in some build): 16-bit floats -> themselves
+// or fp32; FP8 (e4m3/e5m2, mixed pairs too) -> bf16, fp16 or fp32; int8 -> exact int32 or a
+// float; tf32 -> fp32. C, bias and X have D's type.
+std::string unsupported_types(const GemmArgs& g) {
+  const DType a = g.ab, b = g.b_dtype, d = g.d_dtype;
+  const bool fp8 = [](DType t) { return t == DType::E4M3 || t == DType::E5M2; }(a);
+  const bool b_ok = fp8 ? (b == DType::E4M3 || b == DType::E5M2) : b == a;
+  bool d_ok = false;
+  switch (a) {
+    case DType::F16: case DType::BF16: d_ok = d == a || d == DType::F32; break;
+    case DType::E4M3: case DType::E5M2:
+      d_ok = d == DType::BF16 || d == DType::F16 || d == DType::F32; break;
+    case DType::I8:
+      d_ok = d == DType::I32 || d == DType::BF16 || d == DType::F16 || d == DType::F32; break;
+    case DType::TF32: d_ok = d == DType::F32; break;
+    case DType::F32:
+      return "no kernel takes float32 inputs at full fp32 precision (tf32 kernels run when "
+             "torch.backends.cuda.matmul.allow_tf32 is True, i.e. torch.set_float32_matmul_"
+             "precision('high'))";
+    default: break;
+  }
+  std::ostringstream why;
+  if (!b_ok || !d_ok) {
+    why << "no kernel computes " << dtype_name(a) << " x " << dtype_name(b) << " -> "
+        << dtype_name(d) << " (kernels: float16/bfloat16 -> itself or float32; float8 e4m3/e5m2"
+        << " -> bfloat16, float16 or float32; int8 -> int32, bfloat16, float16 or float32; tf32"
+        << " -> float32)";
+  } else if (g.has_c && g.c_dtype != d) {
+    why << "no kernel reads c as " << dtype_name(g.c_dtype) << " while writing " << dtype_name(d)
+        << " (kernels read c in the output type)";
+  }
+  return why.str();
+}
+
 std::string kernel_precondition_failure(const GemmArgs& g) {
   std::ostringstream why;
-  if (g.ab != DType::F16 && g.ab != DType::BF16) {
-    why << "no kernel takes " << dtype_name(g.ab) << " inputs (kernels take float16, bfloat16)";
-    return why.str();
-  }
-  if (g.d_dtype != g.ab && g.d_dtype != DType::F32) {
-    why << "no kernel writes " << dtype_name(g.d_dtype) << " output from " << dtype_name(g.ab)
-        << " inputs (kernels write the input type or float32)";
-    return why.str();
-  }
-  if (g.has_c && g.c_dtype != g.d_dtype) {
-    why << "no kernel reads c as " << dtype_name(g.c_dtype) << " while writing "
-        << dtype_name(g.d_dtype) << " (kernels read c in the output type)";
-    return why.str();
-  }
+  if (std::string t = unsupported_types(g); !t.empty()) return t;
   constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
   if (g.m > kMax || g.n > kMax || g.k > kMax || g.l > kMax) {
     why << "a size exceeds the kernels' 32-bit problem shape (M=" << g.m << ", N=" << g.n
         << ", K=" << g.k << ", L=" << g.l << ")";
     return why.str();
   }
-  const int ab = dtype_bytes(g.ab), cd = dtype_bytes(g.d_dtype);
+  const int ab = dtype_bytes(g.ab), bb = dtype_bytes(g.b_dtype), cd = dtype_bytes(g.d_dtype);
   std::string s = operand_alignment("a", g.a, g.a_major == Major::K ? g.k : g.m, g.l, ab);
-  if (s.empty()) s = operand_alignment("b", g.b, g.b_major == Major::K ? g.k : g.n, g.l, ab);
+  if (s.empty()) s = operand_alignment("b", g.b, g.b_major == Major::K ? g.k : g.n, g.l, bb);
   if (s.empty() && g.has_c) s = operand_alignment("c", g.c, g.n, g.l, cd);
   if (s.empty()) s = operand_alignment("out", g.d, g.n, g.l, cd);
   if (g.epilogue == Epilogue::Fused) {
@@ -171,7 +192,8 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
   int best = 0;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const KernelConfig& k = *candidates[i];
-    if (k.arch == device_arch && k.ab == g.ab && k.cd == g.d_dtype && k.a_major == g.a_major &&
+    if (k.arch == device_arch && k.ab == g.ab && k.b == g.b_dtype && k.cd == g.d_dtype &&
+        k.a_major == g.a_major &&
         k.b_major == g.b_major && k.epilogue == g.epilogue && k.activation == g.activation) {
       const int r = rank(g, k, device_arch, sm90_pref);
       if (p.index < 0 || r < best) {
@@ -184,12 +206,14 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
     p.sched = schedule_for(g, *candidates[p.index]);
     return p;
   }
-  why << "no compiled sm_" << device_arch << "a kernel for " << dtype_name(g.ab) << " -> "
-      << dtype_name(g.d_dtype) << " with a " << major_name(g.a_major) << "-major and b "
+  why << "no compiled sm_" << device_arch << "a kernel for " << dtype_name(g.ab);
+  if (g.b_dtype != g.ab) why << " x " << dtype_name(g.b_dtype);
+  why << " -> " << dtype_name(g.d_dtype) << " with a " << major_name(g.a_major) << "-major and b "
       << major_name(g.b_major) << "-major";
   if (g.epilogue == Epilogue::Fused) {
     why << " and the fused epilogue with activation " << activation_name(g.activation)
-        << " (fused kernels exist for a K-major a and b, i.e. x @ W.T, in float16 and bfloat16)";
+        << " (fused kernels exist for a K-major a and b, i.e. x @ W.T, for float16, bfloat16 and"
+        << " float8_e4m3fn -> bfloat16)";
   } else {
     why << " (build with BW_KERNELS=all for every layout)";
   }

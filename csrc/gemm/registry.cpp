@@ -44,14 +44,20 @@ const char* dtype_name(DType t) {
     case DType::BF16: return "bfloat16";
     case DType::F32: return "float32";
     case DType::F64: return "float64";
+    case DType::E4M3: return "float8_e4m3fn";
+    case DType::E5M2: return "float8_e5m2";
+    case DType::I8: return "int8";
+    case DType::I32: return "int32";
+    case DType::TF32: return "tf32";
   }
   return "?";
 }
 
 int dtype_bytes(DType t) {
   switch (t) {
+    case DType::E4M3: case DType::E5M2: case DType::I8: return 1;
     case DType::F16: case DType::BF16: return 2;
-    case DType::F32: return 4;
+    case DType::F32: case DType::I32: case DType::TF32: return 4;
     case DType::F64: return 8;
   }
   return 0;

@@ -11,8 +11,14 @@
 
 namespace bw::gemm {
 
-// Element types the kernels know. The op accepts more (fp32, fp64 through the fallback).
-enum class DType : uint8_t { F16, BF16, F32, F64 };
+// Element types the kernels know. The op accepts more (fp64, and every type through the fallback).
+// F32 is exact fp32 (no kernel takes it as an input: it runs on cuBLAS); TF32 is fp32 in memory
+// fed to the tensor cores as tf32 (10-bit mantissa), which the binding chooses for fp32 inputs
+// when torch's float32 matmul precision allows it. I32 is an output type (exact int8 products).
+enum class DType : uint8_t { F16, BF16, F32, F64, E4M3, E5M2, I8, I32, TF32 };
+
+// 8-bit inputs (FP8, INT8): the types whose per-tensor scales the op folds into alpha.
+constexpr bool is_8bit(DType t) { return t == DType::E4M3 || t == DType::E5M2 || t == DType::I8; }
 
 // Which dimension of an operand has unit stride.
 //   A (M, K): K-major = row-major a (a.stride(-1) == 1), MN-major = column-major a.
@@ -59,7 +65,8 @@ enum class Activation : uint8_t { None, Relu, GeluTanh, GeluErf, Silu };
 struct KernelConfig {
   const char* name;
   int arch;             // 90 (sm_90a) or 100 (sm_100a)
-  DType ab;             // A and B element type
+  DType ab;             // A element type (and B's, unless b differs)
+  DType b;              // B element type (differs from ab only for mixed FP8: e5m2 x e4m3)
   DType cd;             // C and D element type
   Major a_major;
   Major b_major;
@@ -84,7 +91,8 @@ struct Operand {
 
 struct GemmArgs {
   int64_t m = 0, n = 0, k = 0, l = 1;
-  DType ab = DType::BF16;
+  DType ab = DType::BF16;       // A's element type
+  DType b_dtype = DType::BF16;  // B's element type
   DType c_dtype = DType::BF16;  // meaningful when has_c
   DType d_dtype = DType::BF16;
   Major a_major = Major::K;
@@ -93,6 +101,10 @@ struct GemmArgs {
   bool has_c = false;  // false: C is not read (beta == 0 or no c)
   float alpha = 1.f;
   float beta = 0.f;
+  // Per-tensor scales (one fp32 value each in device memory, or null for 1): the kernels compute
+  // alpha * scale_a * scale_b * acc. Read on the device, so they can change without a host sync.
+  const float* scale_a = nullptr;
+  const float* scale_b = nullptr;
   // The fused epilogue (epilogue == Fused): bias (length N), X and Y are in D's type; X and Y
   // row-major with D's shape. Absent ones are not read (bias, X) or not written (Y).
   Epilogue epilogue = Epilogue::Axpby;

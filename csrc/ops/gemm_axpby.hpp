@@ -19,6 +19,9 @@ struct GemmAxpbyShape {
   int64_t l, m, n, k;
   at::ScalarType out_dtype;
   bool reads_c;  // c given and beta != 0
+  // Per-tensor scales (validated: one float32 element each, on a's device); the product is
+  // alpha * scale_a * scale_b * (a @ b). Absent: 1.
+  std::optional<at::Tensor> scale_a, scale_b;
   std::vector<int64_t> out_sizes() const {
     return batched ? std::vector<int64_t>{l, m, n} : std::vector<int64_t>{m, n};
   }
@@ -26,14 +29,25 @@ struct GemmAxpbyShape {
 
 // Throws ValueError/RuntimeError naming the argument, its value and what was expected.
 GemmAxpbyShape check_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
-                                const std::optional<at::Tensor>& c, double beta,
-                                std::optional<at::ScalarType> out_dtype);
+                                const std::optional<at::Tensor>& c, double alpha, double beta,
+                                std::optional<at::ScalarType> out_dtype,
+                                const std::optional<at::Tensor>& scale_a,
+                                const std::optional<at::Tensor>& scale_b);
 
-// The checks every bw GEMM op shares (a, b, c, out_dtype: check_gemm_axpby's), with messages
-// starting with `op` ("bw.gemm_axpby: ", "bw.gemm_fused: ").
+// The checks every bw GEMM op shares (a, b, c, alpha/beta for an int32 output, out_dtype, the
+// scales: check_gemm_axpby's), with messages starting with `op` ("bw.gemm_axpby: ", ...).
+//   a, b: float16, bfloat16, float32 or float64 (b the same); float8_e4m3fn / float8_e5m2 (any
+//         pairing); int8 (b too).
+//   out_dtype: a float type, or int32 for int8 inputs. Default: c's dtype, else a's (bfloat16
+//         for float8 inputs, int32 for int8).
+//   int32 output: exact, so alpha and beta must be integers and no scales are taken.
 GemmAxpbyShape check_gemm_operands(const char* op, const at::Tensor& a, const at::Tensor& b,
-                                   const std::optional<at::Tensor>& c, double beta,
-                                   std::optional<at::ScalarType> out_dtype);
+                                   const std::optional<at::Tensor>& c, double alpha, double beta,
+                                   std::optional<at::ScalarType> out_dtype,
+                                   const std::optional<at::Tensor>& scale_a,
+                                   const std::optional<at::Tensor>& scale_b);
+
+bool is_float8(at::ScalarType t);
 
 // Single-argument checks shared by the ops' validation; each names the argument `name`.
 void check_on_device_of_a(const char* op, const char* name, const at::Tensor& t,
@@ -48,8 +62,13 @@ bool is_degenerate(const GemmAxpbyShape& s);
 at::Tensor degenerate_result(const at::Tensor& a, const std::optional<at::Tensor>& c, double beta,
                              const GemmAxpbyShape& s);
 
-// fp32 for 16-bit and fp32 inputs, fp64 for fp64: the type of the accumulator and the epilogue.
+// The composite's accumulator and epilogue type: fp32 for 16-bit, fp32 and float8 inputs (their
+// products are exact in fp32), fp64 for fp64 and for int8 (exact int32 semantics: every int8
+// product sum a GEMM can form is exact in fp64).
 at::ScalarType acc_dtype(at::ScalarType in);
+
+// acc * alpha * scale_a * scale_b in place (no host sync: the scales stay tensors).
+void scale_(at::Tensor& acc, double alpha, const GemmAxpbyShape& s);
 
 // a @ b in acc_dtype, contiguous, in the output's shape (zeros when K == 0). On CUDA, 16-bit
 // inputs use cuBLAS with an fp32 output (aten::mm.dtype / bmm.dtype) so no input is upcast.
@@ -65,7 +84,9 @@ at::Tensor gemm_axpby_composite(const at::Tensor& a, const at::Tensor& b,
 // Which path the op would take for these arguments: "kernel: <name>", "composite ...: <why>".
 std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
                                const std::optional<at::Tensor>& c, double alpha, double beta,
-                               std::optional<at::ScalarType> out_dtype);
+                               std::optional<at::ScalarType> out_dtype,
+                               const std::optional<at::Tensor>& scale_a,
+                               const std::optional<at::Tensor>& scale_b);
 
 // Runs the compiled kernel `kernel_name` on these arguments, bypassing the planner: with
 // launch == false only its host steps (can_implement, workspace, Params with TMA descriptors), so a
@@ -74,8 +95,9 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
 // undefined tensor) or (what failed, undefined). For tests and tuning; CUDA builds only.
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c, double alpha,
-    double beta, std::optional<at::ScalarType> out_dtype, const std::string& kernel_name,
-    bool launch, const gemm::SchedulerArgs* sched);
+    double beta, std::optional<at::ScalarType> out_dtype, const std::optional<at::Tensor>& scale_a,
+    const std::optional<at::Tensor>& scale_b, const std::string& kernel_name, bool launch,
+    const gemm::SchedulerArgs* sched);
 
 // "torch.float16" etc., as Python prints a dtype.
 std::string dtype_str(at::ScalarType t);

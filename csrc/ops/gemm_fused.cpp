@@ -36,11 +36,17 @@ void activate_(at::Tensor& p, Activation act) {
 GemmFusedShape check_gemm_fused(const at::Tensor& a, const at::Tensor& b,
                                 const std::optional<at::Tensor>& c,
                                 const std::optional<at::Tensor>& bias,
-                                const std::optional<at::Tensor>& x, double beta,
+                                const std::optional<at::Tensor>& x, double alpha, double beta,
                                 double x_factor, const std::string& activation, bool return_y,
-                                std::optional<at::ScalarType> out_dtype) {
+                                std::optional<at::ScalarType> out_dtype,
+                                const std::optional<at::Tensor>& scale_a,
+                                const std::optional<at::Tensor>& scale_b) {
   GemmFusedShape s;
-  s.gemm = check_gemm_operands(kOp, a, b, c, beta, out_dtype);
+  s.gemm = check_gemm_operands(kOp, a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
+  TORCH_CHECK_VALUE(s.gemm.out_dtype != at::kInt, kOp,
+                    "out_dtype = torch.int32 is not supported by the fused epilogue (its "
+                    "activations compute in floating point); use bw.gemm_axpby, or a float "
+                    "out_dtype");
   s.act = parse_activation(activation);
   s.has_bias = bias.has_value();
   s.reads_x = x.has_value() && x_factor != 0.0;
@@ -68,7 +74,7 @@ std::tuple<at::Tensor, at::Tensor> gemm_fused_composite(
   const at::ScalarType acc_t = p.scalar_type();
   at::Tensor y = s.return_y ? p.to(g.out_dtype, /*non_blocking=*/false, /*copy=*/true)
                             : at::empty({0}, a.options().dtype(g.out_dtype));
-  if (alpha != 1.0) p.mul_(alpha);
+  scale_(p, alpha, g);
   if (g.reads_c) p.add_(c->to(acc_t), beta);
   if (s.has_bias) p.add_(bias->to(acc_t));  // (N,) broadcasts over rows and batches
   activate_(p, s.act);
@@ -90,10 +96,13 @@ std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
 std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
                                const std::optional<at::Tensor>& c,
                                const std::optional<at::Tensor>& bias,
-                               const std::optional<at::Tensor>& x, double, double beta,
+                               const std::optional<at::Tensor>& x, double alpha, double beta,
                                double x_factor, const std::string& activation, bool return_y,
-                               std::optional<at::ScalarType> out_dtype) {
-  check_gemm_fused(a, b, c, bias, x, beta, x_factor, activation, return_y, out_dtype);
+                               std::optional<at::ScalarType> out_dtype,
+                               const std::optional<at::Tensor>& scale_a,
+                               const std::optional<at::Tensor>& scale_b) {
+  check_gemm_fused(a, b, c, bias, x, alpha, beta, x_factor, activation, return_y, out_dtype,
+                   scale_a, scale_b);
   if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
   return "composite (cuBLAS + ATen epilogue): this build has no CUDA kernels";
 }
@@ -103,9 +112,10 @@ std::tuple<at::Tensor, at::Tensor> gemm_fused_impl(
     const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
     const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x, double alpha,
     double beta, double x_factor, const std::string& activation, bool return_y,
-    std::optional<at::ScalarType> out_dtype) {
-  const GemmFusedShape s =
-      check_gemm_fused(a, b, c, bias, x, beta, x_factor, activation, return_y, out_dtype);
+    std::optional<at::ScalarType> out_dtype, const std::optional<at::Tensor>& scale_a,
+    const std::optional<at::Tensor>& scale_b) {
+  const GemmFusedShape s = check_gemm_fused(a, b, c, bias, x, alpha, beta, x_factor, activation,
+                                            return_y, out_dtype, scale_a, scale_b);
   const c10::DeviceGuard guard(a.device());
   if (a.is_cuda() && !is_degenerate(s.gemm)) {
     std::string why_not;

@@ -1,6 +1,8 @@
 // gemm_fused: the extended epilogue,
 //   acc = a @ b                                  (fp32 accumulation, fp64 for fp64 inputs)
-//   P   = alpha * acc + beta * c + bias           (bias: (N,), broadcast over rows and batches)
+//   P   = alpha * scale_a * scale_b * acc + beta * c + bias
+//                                                (scales: optional one-element fp32 tensors)
+//                  (bias: (N,), broadcast over rows and batches)
 //   D   = act(P) + x_factor * x                   (act: none, relu, gelu_tanh, gelu_erf, silu)
 //   Y   = acc rounded to D's dtype                (when return_y; else an empty (0,) tensor)
 // Validation (the one authority; blackwell_ops/fused.py mirrors it for fake tensors with the same
@@ -32,9 +34,11 @@ struct GemmFusedShape {
 GemmFusedShape check_gemm_fused(const at::Tensor& a, const at::Tensor& b,
                                 const std::optional<at::Tensor>& c,
                                 const std::optional<at::Tensor>& bias,
-                                const std::optional<at::Tensor>& x, double beta,
+                                const std::optional<at::Tensor>& x, double alpha, double beta,
                                 double x_factor, const std::string& activation, bool return_y,
-                                std::optional<at::ScalarType> out_dtype);
+                                std::optional<at::ScalarType> out_dtype,
+                                const std::optional<at::Tensor>& scale_a,
+                                const std::optional<at::Tensor>& scale_b);
 
 // The reference composite: acc from gemm_accumulator, the whole epilogue in acc's type (fp32, or
 // fp64 for fp64 inputs), one rounding of D (and of Y) to out_dtype; contiguous outputs. c is not
@@ -51,7 +55,8 @@ std::tuple<at::Tensor, at::Tensor> gemm_fused_impl(
     const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
     const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x, double alpha,
     double beta, double x_factor, const std::string& activation, bool return_y,
-    std::optional<at::ScalarType> out_dtype);
+    std::optional<at::ScalarType> out_dtype, const std::optional<at::Tensor>& scale_a,
+    const std::optional<at::Tensor>& scale_b);
 
 // Where a fused CUDA kernel plugs in. Called with a validated, non-degenerate call on a CUDA
 // device (current device set): runs it on a kernel and returns (D, Y) (Y empty (0,) unless
@@ -69,6 +74,8 @@ std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
                                const std::optional<at::Tensor>& bias,
                                const std::optional<at::Tensor>& x, double alpha, double beta,
                                double x_factor, const std::string& activation, bool return_y,
-                               std::optional<at::ScalarType> out_dtype);
+                               std::optional<at::ScalarType> out_dtype,
+                               const std::optional<at::Tensor>& scale_a,
+                               const std::optional<at::Tensor>& scale_b);
 
 }  // namespace bw::ops

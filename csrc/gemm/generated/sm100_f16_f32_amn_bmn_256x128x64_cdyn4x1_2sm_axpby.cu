@@ -2,5 +2,5 @@
 // Kernel: sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby (presets: all)
 #include "gemm/sm100/gemm_sm100.cuh"
 
-using Kernel_sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby = bw::gemm::sm100::Gemm<cutlass::half_t, float, bw::gemm::Major::MN, bw::gemm::Major::MN, 256, 128, 64, 0, 0, 4, 1, 2, 1, bw::gemm::sm100::TwoSm, void, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None>;
-BW_REGISTER_KERNEL(sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby, Kernel_sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby, "sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby", 100, bw::gemm::DType::F16, bw::gemm::DType::F32, bw::gemm::Major::MN, bw::gemm::Major::MN, 256, 128, 64, 0, 0, 4, 1, 2, 1, bw::gemm::Schedule::Sm100_2Sm, bw::gemm::TileScheduler::Persistent, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None, "all")
+using Kernel_sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby = bw::gemm::sm100::Gemm<cutlass::half_t, cutlass::half_t, float, bw::gemm::Major::MN, bw::gemm::Major::MN, 256, 128, 64, 0, 0, 4, 1, 2, 1, bw::gemm::sm100::TwoSm, void, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None>;
+BW_REGISTER_KERNEL(sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby, Kernel_sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby, "sm100_f16_f32_amn_bmn_256x128x64_cdyn4x1_2sm_axpby", 100, bw::gemm::DType::F16, bw::gemm::DType::F16, bw::gemm::DType::F32, bw::gemm::Major::MN, bw::gemm::Major::MN, 256, 128, 64, 0, 0, 4, 1, 2, 1, bw::gemm::Schedule::Sm100_2Sm, bw::gemm::TileScheduler::Persistent, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None, "all")

@@ -2,5 +2,5 @@
 // Kernel: sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby (presets: default all)
 #include "gemm/sm90/gemm_sm90.cuh"
 
-using Kernel_sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby = bw::gemm::sm90::Gemm<cutlass::half_t, cutlass::half_t, bw::gemm::Major::MN, bw::gemm::Major::K, 128, 256, 64, 2, 1, bw::gemm::sm90::Cooperative, void, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None>;
-BW_REGISTER_KERNEL(sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby, Kernel_sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby, "sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby", 90, bw::gemm::DType::F16, bw::gemm::DType::F16, bw::gemm::Major::MN, bw::gemm::Major::K, 128, 256, 64, 2, 1, 0, 0, 0, 0, bw::gemm::Schedule::Sm90Cooperative, bw::gemm::TileScheduler::Persistent, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None, "default all")
+using Kernel_sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby = bw::gemm::sm90::Gemm<cutlass::half_t, cutlass::half_t, cutlass::half_t, bw::gemm::Major::MN, bw::gemm::Major::K, 128, 256, 64, 2, 1, bw::gemm::sm90::Cooperative, void, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None>;
+BW_REGISTER_KERNEL(sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby, Kernel_sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby, "sm90_f16_f16_amn_bk_128x256x64_c2x1_coop_axpby", 90, bw::gemm::DType::F16, bw::gemm::DType::F16, bw::gemm::DType::F16, bw::gemm::Major::MN, bw::gemm::Major::K, 128, 256, 64, 2, 1, 0, 0, 0, 0, bw::gemm::Schedule::Sm90Cooperative, bw::gemm::TileScheduler::Persistent, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None, "default all")

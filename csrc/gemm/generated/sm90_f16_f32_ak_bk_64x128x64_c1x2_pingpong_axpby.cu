@@ -2,5 +2,5 @@
 // Kernel: sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby (presets: default all)
 #include "gemm/sm90/gemm_sm90.cuh"
 
-using Kernel_sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby = bw::gemm::sm90::Gemm<cutlass::half_t, float, bw::gemm::Major::K, bw::gemm::Major::K, 64, 128, 64, 1, 2, bw::gemm::sm90::Pingpong, void, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None>;
-BW_REGISTER_KERNEL(sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby, Kernel_sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby, "sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby", 90, bw::gemm::DType::F16, bw::gemm::DType::F32, bw::gemm::Major::K, bw::gemm::Major::K, 64, 128, 64, 1, 2, 0, 0, 0, 0, bw::gemm::Schedule::Sm90Pingpong, bw::gemm::TileScheduler::Persistent, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None, "default all")
+using Kernel_sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby = bw::gemm::sm90::Gemm<cutlass::half_t, cutlass::half_t, float, bw::gemm::Major::K, bw::gemm::Major::K, 64, 128, 64, 1, 2, bw::gemm::sm90::Pingpong, void, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None>;
+BW_REGISTER_KERNEL(sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby, Kernel_sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby, "sm90_f16_f32_ak_bk_64x128x64_c1x2_pingpong_axpby", 90, bw::gemm::DType::F16, bw::gemm::DType::F16, bw::gemm::DType::F32, bw::gemm::Major::K, bw::gemm::Major::K, 64, 128, 64, 1, 2, 0, 0, 0, 0, bw::gemm::Schedule::Sm90Pingpong, bw::gemm::TileScheduler::Persistent, bw::gemm::Epilogue::Axpby, bw::gemm::Activation::None, "default all")

@@ -27,10 +27,10 @@ template <int CM, int CN>
 using ClusterShape = std::conditional_t<CM == 0, cute::Shape<int, int, cute::_1>,
                                         cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>>;
 
-template <class ElementAB, class ElementCD, Major A, Major B, int TM, int TN, int TK, int CM, int CN,
-          int PM, int PN, int FM, int FN, class Sched, class TileScheduler, Epilogue Epi,
-          Activation Act>
-using Gemm = CutlassGemm<cutlass::arch::Sm100, ElementAB, ElementCD, A, B,
+template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int TM, int TN, int TK,
+          int CM, int CN, int PM, int PN, int FM, int FN, class Sched, class TileScheduler,
+          Epilogue Epi, Activation Act>
+using Gemm = CutlassGemm<cutlass::arch::Sm100, ElementA, ElementB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          ClusterShape<CM, CN>,
                          typename Sched::Mainloop, typename Sched::Epilogue, TileScheduler, Epi,

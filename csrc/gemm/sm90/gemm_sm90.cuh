@@ -22,9 +22,9 @@ struct Pingpong {
   using Epilogue = cutlass::epilogue::TmaWarpSpecialized;
 };
 
-template <class ElementAB, class ElementCD, Major A, Major B, int TM, int TN, int TK, int CM, int CN,
-          class Sched, class TileScheduler, Epilogue Epi, Activation Act>
-using Gemm = CutlassGemm<cutlass::arch::Sm90, ElementAB, ElementCD, A, B,
+template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int TM, int TN, int TK,
+          int CM, int CN, class Sched, class TileScheduler, Epilogue Epi, Activation Act>
+using Gemm = CutlassGemm<cutlass::arch::Sm90, ElementA, ElementB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>,
                          typename Sched::Mainloop, typename Sched::Epilogue, TileScheduler, Epi, Act>;
