@@ -24,7 +24,8 @@ split L    3-D a / b / c / D on dim 0 (a 2-D   likewise, x too; bias Replicate
 =========  ==================================  ===================================================
 
 Y (gemm_fused's second output) follows D when ``return_y``; otherwise it is the empty (0,)
-tensor, Replicate in every strategy.
+tensor, Replicate in every strategy. The per-tensor scales (scale_a, scale_b: one value that
+multiplies the whole product) are Replicate in every strategy, split K included.
 
 Split K and the other terms: every tensor added to the product (c; gemm_fused's bias and x) takes
 a Partial("sum") placement in the split-K strategy, so it is counted once. DTensor partitions a

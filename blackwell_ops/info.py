@@ -85,18 +85,24 @@ def main(argv=None) -> int:
         m, n, k = _parse_problem(args.problem)
         dtype = getattr(torch, args.dtype)
         out_dtype = getattr(torch, args.out_dtype) if args.out_dtype else None
+        # the op's default output: the input type; bfloat16 for float8, int32 for int8
+        natural = {"float8_e4m3fn": "bfloat16", "float8_e5m2": "bfloat16",
+                   "int8": "int32"}.get(args.dtype, args.dtype)
         layout = args.layout.replace("m", "n")
         desc = f"{m}x{n}x{k}" + (f" L={args.batch}" if args.batch > 1 else "") + \
             f" {args.dtype}, layout {args.layout}"
         if torch.cuda.is_available():
             a, b = _operands(m, n, k, args.batch, dtype, layout, "cuda")
             shape = (args.batch, m, n) if args.batch > 1 else (m, n)
-            c = torch.empty(shape, device="cuda", dtype=out_dtype or dtype) if args.with_c else None
+            c = (torch.empty(shape, device="cuda", dtype=out_dtype or getattr(torch, natural))
+                 if args.with_c else None)
             path = _C.explain(a, b, c, 1.0, 1.0 if args.with_c else 0.0, out_dtype)
             print(f"{desc} on this GPU: {path}")
         else:
-            problem = dict(m=m, n=n, k=k, l=args.batch, ab=args.dtype,
-                           d=args.out_dtype or args.dtype,
+            # fp32 inputs plan as tf32 when torch allows TF32 matmuls, as the op does
+            tf32 = args.dtype == "float32" and torch.backends.cuda.matmul.allow_tf32
+            problem = dict(m=m, n=n, k=k, l=args.batch, ab="tf32" if tf32 else args.dtype,
+                           d=args.out_dtype or natural,
                            a_major="K" if layout[0] == "k" else "MN",
                            b_major="K" if layout[1] == "k" else "MN")
             if args.with_c:

@@ -49,7 +49,10 @@ ERROR_EXITCODE = 99
 DRIVER_OK = "DRIVER OK"
 SUMMARY_RE = re.compile(r"(?:ERROR|RACECHECK) SUMMARY: [^\n]*")
 # Relative (Frobenius) error bound by output dtype, as in tests/helpers.py.
-TOL = {"bfloat16": 1e-2, "float16": 2e-3, "float32": 1e-5}
+TOL = {"bfloat16": 1e-2, "float16": 2e-3, "float32": 1e-5, "int32": 0.0}
+# Inputs whose kernels are less exact than the output type: tf32 rounds the inputs to 10 bits;
+# the FP8 tensor core accumulates with fewer bits than fp32 between promotions.
+IN_TOL = {"tf32": 5e-3, "float8_e4m3fn": 5e-4, "float8_e5m2": 5e-4}
 
 
 def find_compute_sanitizer() -> str | None:
@@ -97,25 +100,33 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
         print(f"FAIL: no compiled kernel named {name}")
         return 1
     cfg = configs[name]
-    ab, cd = getattr(torch, cfg["ab"]), getattr(torch, cfg["cd"])
+
+    def dtype_of(type_name):  # "tf32" kernels read float32 tensors (with TF32 allowed)
+        return torch.float32 if type_name == "tf32" else getattr(torch, type_name)
+
+    ta, tb, cd = dtype_of(cfg["ab"]), dtype_of(cfg.get("b", cfg["ab"])), dtype_of(cfg["cd"])
+    torch.backends.cuda.matmul.allow_tf32 = cfg["ab"] == "tf32"
     m, n, k = shape
     gen = torch.Generator().manual_seed(0)
 
     def operand(lead, rows, cols, unit_stride_cols, dtype):
         """(CPU tensor, GPU view) of shape (*lead, rows, cols), unit stride along cols or rows;
         made on the CPU so the only GPU work is copies and the kernel."""
-        if unit_stride_cols:
-            t = torch.randn((*lead, rows, cols), generator=gen).to(dtype)
-            return t, t.cuda()
-        t = torch.randn((*lead, cols, rows), generator=gen).to(dtype)
-        return t.mT, t.cuda().mT
+        shape_ = (*lead, rows, cols) if unit_stride_cols else (*lead, cols, rows)
+        if dtype.is_floating_point:
+            t = torch.randn(shape_, generator=gen).to(dtype)
+        else:
+            t = torch.randint(-100, 100, shape_, generator=gen).to(dtype)
+        return (t, t.cuda()) if unit_stride_cols else (t.mT, t.cuda().mT)
 
     failures = 0
+    exact = cd == torch.int32
     for lead, with_c in (((), True), ((), False), ((2,), True)):
-        a, a_gpu = operand(lead, m, k, cfg["a_major"] == "K", ab)
-        b, b_gpu = operand(lead, k, n, cfg["b_major"] == "MN", ab)
+        a, a_gpu = operand(lead, m, k, cfg["a_major"] == "K", ta)
+        b, b_gpu = operand(lead, k, n, cfg["b_major"] == "MN", tb)
         c, c_gpu = operand(lead, m, n, True, cd) if with_c else (None, None)
-        alpha, beta = (1.5, -0.5) if with_c else (0.75, 0.0)
+        alpha, beta = ((3.0, -2.0) if with_c else (2.0, 0.0)) if exact else \
+            ((1.5, -0.5) if with_c else (0.75, 0.0))
         what = f"{name} {m}x{n}x{k} L={lead[0] if lead else 1} {'with' if with_c else 'without'} c"
         if cfg.get("epilogue", "axpby") == "fused":
             # Through bw.gemm_fused, every extra operand present (with C) or none (without):
@@ -154,7 +165,8 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
                 ref += beta * c.double()
         err = ((d.cpu().double() - ref).norm() / ref.norm()).item()  # .cpu() synchronises
         # A fused activation's slope (up to ~1.13) scales the rounding error of its input.
-        tol = TOL[cfg["cd"]] * (2 if cfg.get("epilogue", "axpby") == "fused" else 1)
+        tol = max(TOL[cfg["cd"]], IN_TOL.get(cfg["ab"], 0.0))
+        tol *= 2 if cfg.get("epilogue", "axpby") == "fused" else 1
         ok = err <= tol
         failures += 0 if ok else 1
         print(f"{'ok  ' if ok else 'FAIL'} {what}: relative error {err:.2e} (bound {tol:.0e})")
