@@ -49,7 +49,7 @@ DType input_dtype(at::ScalarType t) {
   return to_gemm_dtype(t);
 }
 
-// Inputs whose kernels read K-major operands only (see k_major_operands).
+// Inputs whose kernels read K-major operands only (see route_operands).
 bool k_major_only(DType t) { return gemm::is_8bit(t) || t == DType::TF32; }
 
 int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
@@ -226,25 +226,50 @@ bool is_k_major(const at::Tensor& t, bool is_a) {
   return is_a ? t.stride(-1) == 1 : t.stride(-2) == 1;
 }
 
-// 8-bit and tf32 kernels read a and b K-major only: sm_90a's wgmma has no transpose for these
-// types (only 16-bit operands may be MN-major in shared memory), and the default build holds the
-// same layout for sm_100a. When such a call found no kernel and a or b is not K-major, returns
-// K-major copies (a row-major (M, K); b as the transpose of a row-major (N, K)) and names the
-// copy in *note; otherwise nothing.
-std::optional<std::pair<at::Tensor, at::Tensor>> k_major_operands(const at::Tensor& a,
-                                                                  const at::Tensor& b,
-                                                                  const Route& failed,
-                                                                  const char* op,
-                                                                  std::string* note) {
-  if (failed.kernel != nullptr || !k_major_only(input_dtype(a.scalar_type()))) return std::nullopt;
+// The operands a call was routed with (the caller's, or K-major copies of them), kept until its
+// launch is enqueued, and the one-time note naming the copy ("" without one).
+struct RoutedOperands {
+  at::Tensor a, b;
+  std::string copy_note;
+};
+
+// Routes one call; route_ab(a, b) plans it with the given operands. 8-bit and tf32 kernels read a
+// and b K-major only: sm_90a's wgmma has no transpose for these types (only 16-bit operands may
+// be MN-major in shared memory), and the default build holds the same layout for sm_100a. When
+// such a call finds no kernel and a or b is not K-major, it is planned again on K-major stand-ins
+// (fresh tensors: a row-major (M, K), b the transpose of a row-major (N, K)); only when that finds
+// a kernel, and only with `copy` (explain plans without), are the operands copied into them.
+template <class RouteAB>
+Route route_operands(const at::Tensor& a, const at::Tensor& b, const char* op, bool copy,
+                     RouteAB&& route_ab, RoutedOperands* used) {
+  used->a = a;
+  used->b = b;
+  Route r = route_ab(a, b);
+  if (r.kernel != nullptr || !k_major_only(input_dtype(a.scalar_type()))) return r;
   const bool copy_a = !is_k_major(a, true), copy_b = !is_k_major(b, false);
-  if (!copy_a && !copy_b) return std::nullopt;
-  *note = std::string(op) + ": " + dtype_str(a.scalar_type()) + " kernels read a and b K-major " +
-          "only (sm_90a's WGMMA has no transpose for 8-bit and tf32 operands); copied " +
-          (copy_a ? (copy_b ? "a and b" : "a") : "b") +
-          " K-major for this call (an extra read and write). Pass a row-major a (M, K) and b = " +
-          "W.t() of a row-major W (N, K) to avoid it. Shown once.";
-  return std::make_pair(copy_a ? a.contiguous() : a, copy_b ? b.mT().contiguous().mT() : b);
+  if (!copy_a && !copy_b) return r;
+  at::Tensor ka = copy_a ? at::empty(a.sizes(), a.options()) : a;
+  at::Tensor kb = copy_b ? at::empty(b.mT().sizes(), b.options()).mT() : b;
+  Route rk = route_ab(ka, kb);
+  if (rk.kernel == nullptr) return r;
+  if (copy && copy_a) ka.copy_(a);
+  if (copy && copy_b) kb.copy_(b);
+  used->a = ka;
+  used->b = kb;
+  used->copy_note = std::string(op) + ": " + dtype_str(a.scalar_type()) +
+                    " kernels read a and b K-major only (sm_90a's WGMMA has no transpose for "
+                    "8-bit and tf32 operands); copied " +
+                    (copy_a ? (copy_b ? "a and b" : "a") : "b") +
+                    " K-major for this call (an extra read and write). Pass a row-major a (M, K) "
+                    "and b = W.t() of a row-major W (N, K) to avoid it. Shown once.";
+  return rk;
+}
+
+// explain's answer for a routed call.
+std::string explain_route(const Route& r, const RoutedOperands& used, const char* composite) {
+  if (r.kernel == nullptr) return std::string(composite) + ": " + r.reason;
+  std::string path = std::string("kernel: ") + r.kernel->config.name;
+  return used.copy_note.empty() ? path : path + " (after a copy: " + used.copy_note + ")";
 }
 
 }  // namespace
@@ -258,17 +283,12 @@ at::Tensor gemm_axpby_cuda(const at::Tensor& a, const at::Tensor& b,
   const c10::cuda::CUDAGuard guard(a.device());
   if (is_degenerate(s)) return degenerate_result(a, c, beta, s);
   at::Tensor d = at::empty(s.out_sizes(), a.options().dtype(s.out_dtype));
-  Route r = route(a, b, c, alpha, beta, s, d.data_ptr());
-  std::string note;
-  if (auto kab = k_major_operands(a, b, r, "bw.gemm_axpby", &note)) {
-    Route rk = route(kab->first, kab->second, c, alpha, beta, s, d.data_ptr());
-    if (rk.kernel != nullptr) {
-      warn_once(note);
-      log_choice(rk.args, rk);
-      launch(rk, a, "bw.gemm_axpby");
-      return d;
-    }
-  }
+  RoutedOperands used;
+  Route r = route_operands(a, b, "bw.gemm_axpby", /*copy=*/true,
+                           [&](const at::Tensor& a_, const at::Tensor& b_) {
+                             return route(a_, b_, c, alpha, beta, s, d.data_ptr());
+                           }, &used);
+  if (!used.copy_note.empty()) warn_once(used.copy_note);
   log_choice(r.args, r);
   if (r.kernel == nullptr) {
     warn_once("bw.gemm_axpby: no compiled kernel fits: " + r.reason +
@@ -291,14 +311,12 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
   const c10::cuda::CUDAGuard guard(a.device());
   // Any 256-byte-aligned address stands for the output the op would allocate.
   void* any = reinterpret_cast<void*>(uintptr_t{1} << 20);
-  Route r = route(a, b, c, alpha, beta, s, any);
-  std::string note;
-  if (auto kab = k_major_operands(a, b, r, "bw.gemm_axpby", &note)) {
-    Route rk = route(kab->first, kab->second, c, alpha, beta, s, any);
-    if (rk.kernel) return std::string("kernel: ") + rk.kernel->config.name + " (after a copy: " + note + ")";
-  }
-  if (r.kernel) return std::string("kernel: ") + r.kernel->config.name;
-  return "composite (cuBLAS): " + r.reason;
+  RoutedOperands used;
+  Route r = route_operands(a, b, "bw.gemm_axpby", /*copy=*/false,
+                           [&](const at::Tensor& a_, const at::Tensor& b_) {
+                             return route(a_, b_, c, alpha, beta, s, any);
+                           }, &used);
+  return explain_route(r, used, "composite (cuBLAS)");
 }
 
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
@@ -421,14 +439,13 @@ std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
   const c10::cuda::CUDAGuard guard(a.device());
   // Any 256-byte-aligned addresses stand for the outputs the op would allocate.
   void* any = reinterpret_cast<void*>(uintptr_t{1} << 20);
-  Route r = fused_route(a, b, c, bias, x, alpha, beta, x_factor, s, any, any);
-  std::string note;
-  if (auto kab = k_major_operands(a, b, r, "bw.gemm_fused", &note)) {
-    Route rk = fused_route(kab->first, kab->second, c, bias, x, alpha, beta, x_factor, s, any, any);
-    if (rk.kernel) return std::string("kernel: ") + rk.kernel->config.name + " (after a copy: " + note + ")";
-  }
-  if (r.kernel) return std::string("kernel: ") + r.kernel->config.name;
-  return "composite (cuBLAS + ATen epilogue): " + r.reason;
+  RoutedOperands used;
+  Route r = route_operands(a, b, "bw.gemm_fused", /*copy=*/false,
+                           [&](const at::Tensor& a_, const at::Tensor& b_) {
+                             return fused_route(a_, b_, c, bias, x, alpha, beta, x_factor, s,
+                                                any, any);
+                           }, &used);
+  return explain_route(r, used, "composite (cuBLAS + ATen epilogue)");
 }
 
 std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
@@ -439,19 +456,13 @@ std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
   at::Tensor d = at::empty(gs.out_sizes(), a.options().dtype(gs.out_dtype));
   at::Tensor y = s.return_y ? at::empty(gs.out_sizes(), a.options().dtype(gs.out_dtype))
                             : at::empty({0}, a.options().dtype(gs.out_dtype));
-  Route r = fused_route(a, b, c, bias, x, alpha, beta, x_factor, s, d.data_ptr(),
-                        s.return_y ? y.data_ptr() : nullptr);
-  std::string note;
-  // Kept alive until the launch is enqueued (their memory must not be reused before it).
-  auto kab = k_major_operands(a, b, r, "bw.gemm_fused", &note);
-  if (kab) {
-    Route rk = fused_route(kab->first, kab->second, c, bias, x, alpha, beta, x_factor, s,
-                           d.data_ptr(), s.return_y ? y.data_ptr() : nullptr);
-    if (rk.kernel != nullptr) {
-      warn_once(note);
-      r = std::move(rk);
-    }
-  }
+  RoutedOperands used;  // holds any K-major copies until the launch is enqueued
+  Route r = route_operands(a, b, "bw.gemm_fused", /*copy=*/true,
+                           [&](const at::Tensor& a_, const at::Tensor& b_) {
+                             return fused_route(a_, b_, c, bias, x, alpha, beta, x_factor, s,
+                                                d.data_ptr(), s.return_y ? y.data_ptr() : nullptr);
+                           }, &used);
+  if (!used.copy_note.empty()) warn_once(used.copy_note);
   log_choice(r.args, r);
   if (r.kernel == nullptr) {
     *why_not = "no compiled kernel fits: " + r.reason;
