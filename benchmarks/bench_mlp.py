@@ -26,24 +26,29 @@ import blackwell_ops.nn as bnn
 from blackwell_ops.timing import Timer, quantile
 
 
+# The two blocks compared here and in bench_tp_mlp.py (which leaves out the residual: under
+# RowwiseParallel fc2's output is reduced across ranks, and the residual would be added per rank).
 class TorchMLP(torch.nn.Module):
-    def __init__(self, dim, hidden, **kw):
+    def __init__(self, dim, hidden, residual=True, **kw):
         super().__init__()
         self.fc1 = torch.nn.Linear(dim, hidden, **kw)
         self.fc2 = torch.nn.Linear(hidden, dim, **kw)
+        self.residual = residual
 
     def forward(self, x):
-        return self.fc2(torch.nn.functional.gelu(self.fc1(x), approximate="tanh")) + x
+        out = self.fc2(torch.nn.functional.gelu(self.fc1(x), approximate="tanh"))
+        return out + x if self.residual else out
 
 
 class BwMLP(torch.nn.Module):
-    def __init__(self, dim, hidden, **kw):
+    def __init__(self, dim, hidden, residual=True, **kw):
         super().__init__()
         self.fc1 = bnn.Linear(dim, hidden, activation="gelu_tanh", **kw)
         self.fc2 = bnn.Linear(hidden, dim, **kw)
+        self.residual = residual
 
     def forward(self, x):
-        return self.fc2(self.fc1(x), residual=x)
+        return self.fc2(self.fc1(x), residual=x if self.residual else None)
 
 
 def rel(a, b):

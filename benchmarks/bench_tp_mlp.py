@@ -40,37 +40,15 @@ import time
 import torch
 import torch.distributed as dist
 
-import blackwell_ops.nn as bnn
 from blackwell_ops.timing import L2_FLUSH_BYTES, quantile
+
+_HERE = pathlib.Path(__file__).resolve().parent
+sys.path[:0] = [str(_HERE), str(_HERE.parent / "examples")]
+from bench_mlp import BwMLP, TorchMLP  # noqa: E402  (the blocks, without their residual here)
+from tp_mlp import parallelize_mlp  # noqa: E402  (fc1 column-parallel, fc2 row-parallel)
 
 TOL = 3e-2  # bf16 blocks computed in different orders / roundings (benchmarks/bench_mlp.py too)
 PROVIDERS = ("torch.nn", "bw")
-
-
-class TorchMLP(torch.nn.Module):
-    def __init__(self, dim, hidden, **kw):
-        super().__init__()
-        self.fc1 = torch.nn.Linear(dim, hidden, **kw)
-        self.fc2 = torch.nn.Linear(hidden, dim, **kw)
-
-    def forward(self, x):
-        return self.fc2(torch.nn.functional.gelu(self.fc1(x), approximate="tanh"))
-
-
-class BwMLP(torch.nn.Module):
-    def __init__(self, dim, hidden, **kw):
-        super().__init__()
-        self.fc1 = bnn.Linear(dim, hidden, activation="gelu_tanh", **kw)
-        self.fc2 = bnn.Linear(hidden, dim, **kw)
-
-    def forward(self, x):
-        return self.fc2(self.fc1(x))
-
-
-def parallelize(model, mesh):
-    from torch.distributed.tensor.parallel import (ColwiseParallel, RowwiseParallel,
-                                                   parallelize_module)
-    return parallelize_module(model, mesh, {"fc1": ColwiseParallel(), "fc2": RowwiseParallel()})
 
 
 def rel(a, b) -> float:
@@ -268,10 +246,10 @@ def _run(args, argv, rank, world, local_rank) -> int:
     mesh = init_device_mesh(device, (world,))
     kw = dict(device=device, dtype=dtype)
     torch.manual_seed(args.seed)  # the same weights and data on every rank
-    ref = TorchMLP(dim, hidden, **kw)
-    ours = BwMLP(dim, hidden, **kw)
+    ref = TorchMLP(dim, hidden, residual=False, **kw)
+    ours = BwMLP(dim, hidden, residual=False, **kw)
     ours.load_state_dict(ref.state_dict())
-    models = {"torch.nn": parallelize(ref, mesh), "bw": parallelize(ours, mesh)}
+    models = {"torch.nn": parallelize_mlp(ref, mesh), "bw": parallelize_mlp(ours, mesh)}
     x = torch.randn(args.tokens, dim, **kw).requires_grad_()
     grad = torch.randn(args.tokens, dim, **kw)
 

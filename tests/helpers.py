@@ -40,6 +40,11 @@ def kernel_tolerance(kernel: dict) -> float:
     return max(tol, TF32_TOL) if kernel["ab"] == "tf32" else tol
 
 
+def scale_tensor(v, device="cuda"):
+    """A per-tensor scale, as the ops take it: a float32 tensor of one element."""
+    return torch.tensor([v], dtype=torch.float32, device=device)
+
+
 def rand_input(shape, dtype, device, gen=None, transposed=False):
     """Fresh random data of any input dtype: N(0,1) rounded to the dtype for floats (float8
     included), uniform integers in [-128, 127] for int8 and [-1000, 1000] for int32;

@@ -10,11 +10,10 @@ import warnings
 import pytest
 import torch
 
-import blackwell_ops
 from blackwell_ops import _C, gemm_axpby, gemm_fused
 from helpers import (assert_close, fused_reference, kernel_dtype, kernel_params,
                      kernel_tolerance, kernels_for_this_gpu, poison_next_alloc, rand,
-                     rand_input, reference)
+                     rand_input, reference, scale_tensor)
 
 pytestmark = pytest.mark.gpu
 
@@ -35,10 +34,6 @@ def tf32_on():
     torch.backends.cuda.matmul.allow_tf32 = True
     yield
     torch.backends.cuda.matmul.allow_tf32 = old
-
-
-def _scale(v):
-    return torch.tensor([v], dtype=torch.float32, device="cuda")
 
 
 def _operands(k, m, n, kk, g, l=None):
@@ -66,7 +61,7 @@ def test_quant_kernel_vs_reference(kernel, mnk, tf32_on):
     g = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
     a, b = _operands(kernel, m, n, k, g)
     c = rand_input((m, n), cd, "cuda", g)
-    sa, sb = (None, None) if exact else (_scale(0.75), _scale(1.5))
+    sa, sb = (None, None) if exact else (scale_tensor(0.75), scale_tensor(1.5))
     cases = ([(1.0, 1.0, c), (2.0, 0.0, None), (-3.0, 2.0, c)] if exact else
              [(1.0, 1.0, c), (1.0, 0.0, None), (-0.75, 1.5, c), (2.0, 0.0, c)])
     for alpha, beta, cc in cases:
@@ -110,7 +105,7 @@ def test_op_routes_quant_inputs_to_the_kernel(kernel, tf32_on):
     cd = kernel_dtype(kernel["cd"])
     g = torch.Generator(device="cuda").manual_seed(12)
     a, b = _operands(kernel, 512, 384, 256, g)
-    scales = {} if cd == torch.int32 else dict(scale_a=_scale(0.5), scale_b=_scale(3.0))
+    scales = {} if cd == torch.int32 else dict(scale_a=scale_tensor(0.5), scale_b=scale_tensor(3.0))
     path = _C.explain(a, b, None, 1.0, 0.0, cd, **scales)
     tag = "_".join(kernel["name"].split("_")[:5])  # sm90_e4m3_bf16_ak_bk
     assert path.startswith(f"kernel: {tag}_"), path
@@ -134,7 +129,7 @@ def test_fp8_other_layouts_are_copied_k_major_with_one_warning():
     g = torch.Generator(device="cuda").manual_seed(3)
     a = rand((256, 512), torch.float8_e4m3fn, "cuda", g)
     b = rand((512, 384), torch.float8_e4m3fn, "cuda", g)  # row-major (K, N): MN-major
-    sa, sb = _scale(0.5), _scale(2.0)
+    sa, sb = scale_tensor(0.5), scale_tensor(2.0)
     assert "after a copy" in _C.explain(a, b, None, 1.0, 0.0, torch.bfloat16, sa, sb)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -151,7 +146,7 @@ def test_fp8_scales_are_read_on_the_device_in_cuda_graphs():
     g = torch.Generator(device="cuda").manual_seed(4)
     a = rand((256, 256), torch.float8_e4m3fn, "cuda", g)
     b = rand((256, 256), torch.float8_e4m3fn, "cuda", g, transposed=True)
-    sa, sb = _scale(1.0), _scale(1.0)
+    sa, sb = scale_tensor(1.0), scale_tensor(1.0)
     gemm_axpby(a, b, scale_a=sa, scale_b=sb)  # warm up outside the capture
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
@@ -173,7 +168,7 @@ def test_fp8_autograd_through_the_op():
     a = rand((256, 128), torch.float8_e4m3fn, "cuda", g)
     w = rand((192, 128), torch.float8_e4m3fn, "cuda", g)
     c = rand((256, 192), torch.bfloat16, "cuda", g).requires_grad_()
-    sa, sb = _scale(0.5), _scale(2.0)
+    sa, sb = scale_tensor(0.5), scale_tensor(2.0)
     a.requires_grad_()
     d = gemm_axpby(a, w.t(), c, alpha=1.5, beta=0.5, scale_a=sa, scale_b=sb)
     gd = rand((256, 192), torch.bfloat16, "cuda", g)
@@ -215,7 +210,7 @@ def test_fused_fp8_kernel_vs_reference(kernel, with_extras):
     act = kernel["activation"]
     g = torch.Generator(device="cuda").manual_seed(7)
     a, b = _operands(kernel, m, n, k, g)
-    sa, sb = _scale(0.5), _scale(1.25)
+    sa, sb = scale_tensor(0.5), scale_tensor(1.25)
     kw = dict(alpha=0.75, activation=act, scale_a=sa, scale_b=sb, out_dtype=cd)
     c = bias = x = None
     if with_extras:

@@ -8,14 +8,10 @@ import torch
 import blackwell_ops
 from conftest import devices
 from helpers import (TOL, assert_close, fused_reference, out_tolerance, rand, rand_input,
-                     reference)
+                     reference, scale_tensor)
 
 E4M3, E5M2 = torch.float8_e4m3fn, torch.float8_e5m2
 FP8_PAIRS = [(E4M3, E4M3), (E5M2, E4M3), (E4M3, E5M2), (E5M2, E5M2)]
-
-
-def _scale(v, device):
-    return torch.tensor([v], dtype=torch.float32, device=device)
 
 
 @pytest.mark.parametrize("device", devices())
@@ -26,7 +22,7 @@ def test_fp8_with_scales_and_c(device, pair, out_dtype):
     a = rand((48, 64), pair[0], device, g)
     b = rand((64, 40), pair[1], device, g, transposed=True)
     c = rand((48, 40), out_dtype or torch.bfloat16, device, g)
-    sa, sb = _scale(0.5, device), _scale(3.0, device)
+    sa, sb = scale_tensor(0.5, device), scale_tensor(3.0, device)
     d = blackwell_ops.gemm_axpby(a, b, c, alpha=0.75, beta=-1.25, out_dtype=out_dtype,
                                  scale_a=sa, scale_b=sb)
     expect = out_dtype or torch.bfloat16  # c's dtype
@@ -59,7 +55,7 @@ def test_int8_to_float_with_scales(device, out_dtype):
     g = torch.Generator(device=device).manual_seed(3)
     a = rand_input((40, 96), torch.int8, device, g)
     b = rand_input((96, 24), torch.int8, device, g)
-    sa, sb = _scale(0.01, device), _scale(0.02, device)
+    sa, sb = scale_tensor(0.01, device), scale_tensor(0.02, device)
     d = blackwell_ops.gemm_axpby(a, b, out_dtype=out_dtype, scale_a=sa, scale_b=sb)
     assert d.dtype == out_dtype
     assert_close(d, reference(a, b, alpha=0.01 * 0.02), TOL[out_dtype])
@@ -70,7 +66,7 @@ def test_scales_work_for_16_bit_inputs_too(device):
     g = torch.Generator(device=device).manual_seed(4)
     a = rand((32, 64), torch.bfloat16, device, g)
     b = rand((64, 16), torch.bfloat16, device, g)
-    d = blackwell_ops.gemm_axpby(a, b, alpha=2.0, scale_a=_scale(0.25, device))
+    d = blackwell_ops.gemm_axpby(a, b, alpha=2.0, scale_a=scale_tensor(0.25, device))
     assert_close(d, reference(a, b, alpha=0.5), TOL[torch.bfloat16])
 
 
@@ -82,7 +78,7 @@ def test_fused_fp8(device, activation):
     b = rand((64, 48), E4M3, device, g, transposed=True)
     c, x = rand((32, 48), torch.bfloat16, device, g), rand((32, 48), torch.bfloat16, device, g)
     bias = rand((48,), torch.bfloat16, device, g)
-    sa, sb = _scale(0.5, device), _scale(2.5, device)
+    sa, sb = scale_tensor(0.5, device), scale_tensor(2.5, device)
     d, y = blackwell_ops.gemm_fused(a, b, c, bias, x, alpha=1.5, beta=0.5, x_factor=-1.0,
                                     activation=activation, return_y=True, scale_a=sa,
                                     scale_b=sb)
@@ -103,7 +99,7 @@ def _opcheck_samples(device):
     a8 = rand((16, 32), E4M3, device, g)
     b8 = rand((32, 24), E5M2, device, g, transposed=True)
     i8a, i8b = rand_input((16, 32), torch.int8, device, g), rand_input((32, 24), torch.int8, device, g)
-    sa, sb = _scale(0.5, device), _scale(2.0, device)
+    sa, sb = scale_tensor(0.5, device), scale_tensor(2.0, device)
     c = rand((16, 24), torch.float32, device, g)
     return [
         ((a8, b8), {"scale_a": sa, "scale_b": sb}),
@@ -141,8 +137,8 @@ def test_opcheck_fused_fp8(device):
     bias = rand((24,), torch.bfloat16, device, g)
     utils = _opcheck_utils((a, b), device)
     torch.library.opcheck(torch.ops.bw.gemm_fused.default, (a, b, None, bias),
-                          {"activation": "gelu_tanh", "scale_a": _scale(0.5, device),
-                           "scale_b": _scale(4.0, device)},
+                          {"activation": "gelu_tanh", "scale_a": scale_tensor(0.5, device),
+                           "scale_b": scale_tensor(4.0, device)},
                           **({} if utils is None else {"test_utils": utils}))
 
 
@@ -164,7 +160,7 @@ def test_compile_with_scale_tensors_does_not_recompile_when_scales_change(device
         a = rand((m, 64), E4M3, device, g)
         b = rand((64, 32), E4M3, device, g, transposed=True)
         c = rand((m, 32), torch.bfloat16, device, g)
-        sa, sb = _scale(0.5 + i, device), _scale(2.0 - 0.5 * i, device)
+        sa, sb = scale_tensor(0.5 + i, device), scale_tensor(2.0 - 0.5 * i, device)
         d = f(a, b, c, sa, sb)
         assert_close(d, reference(a, b, c, (0.5 + i) * (2.0 - 0.5 * i), 1.0), TOL[torch.bfloat16])
     assert counts["n"] <= 2, f"compiled {counts['n']} times for 3 values of M and of the scales"
@@ -178,7 +174,7 @@ def test_autograd_through_fp8_operands(device):
     a = rand((24, 32), E4M3, device, g).requires_grad_()
     w = rand((16, 32), E4M3, device, g).requires_grad_()
     c = rand((24, 16), torch.float32, device, g).requires_grad_()
-    sa, sb = _scale(0.5, device), _scale(2.0, device)
+    sa, sb = scale_tensor(0.5, device), scale_tensor(2.0, device)
     d = blackwell_ops.gemm_axpby(a, w.mT, c, alpha=1.5, beta=0.5, out_dtype=torch.float32,
                                  scale_a=sa, scale_b=sb)
     gd = rand((24, 16), torch.float32, device, g)
