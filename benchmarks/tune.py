@@ -45,6 +45,12 @@ SCHEDULES = {
 PERSISTENT_SCHEDULES = ("dp", "dp_sw4")
 
 
+# The peers timed beside the kernels: cuBLAS (and torch.mm + epilogue) for 16/32-bit inputs;
+# for FP8/INT8 inputs the ones of bench_gemm.quant_peers that apply (torch._scaled_mm, _int_mm).
+PEER_NAMES = ("addmm", "mm+epi", "scaled_mm", "int_mm")
+FAST_PEER = "scaled_mm_fastaccum"  # torch._scaled_mm(use_fast_accum=True), listed, not a bar
+
+
 def arch() -> int:
     major, minor = torch.cuda.get_device_capability()
     return 10 * major + minor
@@ -54,8 +60,11 @@ def fitting_kernels(case: suites.Case):
     a_major = "K" if case.layout[0] == "k" else "MN"
     b_major = "K" if case.layout[1] == "k" else "MN"
     cd = case.out_dtype or case.dtype
+    b = case.dtype_b or case.dtype
+    epilogue, act = ("fused", case.activation) if case.fused else ("axpby", "none")
     return [k for k in _C.compiled_kernels()
-            if k["arch"] == arch() and k["ab"] == case.dtype and k["cd"] == cd
+            if k["arch"] == arch() and k["ab"] == case.dtype and k["b"] == b and k["cd"] == cd
+            and k["epilogue"] == epilogue and k["activation"] == act
             and k["a_major"] == a_major and k["b_major"] == b_major]
 
 
@@ -65,21 +74,21 @@ def rel_err(d: torch.Tensor, ref: torch.Tensor) -> float:
 
 def tune_case(case, timer, reps):
     a, b, c, out_dt = bench_gemm.make_operands(case, "cuda")
-    ref = case.alpha * (a.double() @ b.double())
-    if c is not None and case.beta != 0:
-        ref = ref + case.beta * c.double()
-    tol = bench_gemm.TOL[out_dt]
+    scales = bench_gemm.make_scales(case, "cuda")  # (None, None) unless case.scaled
+    ref = bench_gemm.reference(case, a, b, c, None, None, scales, torch.float64)
+    tol = bench_gemm.TF32_TOL if case.tf32 else bench_gemm.TOL[out_dt]
     rows, wrong = [], []
     c_arg = c if case.with_c else None
     beta = case.beta if case.with_c else 0.0
-    planned = _C.explain(a, b, c_arg, case.alpha, beta, out_dt)
+    planned = _C.explain(a, b, c_arg, case.alpha, beta, out_dt, *scales)
     for k in fitting_kernels(case):
         names = SCHEDULES if k["scheduler"] == "stream_k" else PERSISTENT_SCHEDULES
         for sname in names:
             sched = SCHEDULES[sname]
 
             def run(k=k, sched=sched):
-                return _C.run_kernel(a, b, c_arg, case.alpha, beta, out_dt, k["name"], True, sched)
+                return _C.run_kernel(a, b, c_arg, case.alpha, beta, out_dt, k["name"], True, sched,
+                                     *scales)
             msg, d = run()
             if not msg.startswith("ok"):
                 rows.append(dict(case=case.name, kernel=k["name"], schedule=sname, error=msg))
@@ -90,9 +99,61 @@ def tune_case(case, timer, reps):
             ms = statistics.median(timer(run, reps))
             rows.append(dict(case=case.name, kernel=k["name"], schedule=sname, ms=ms,
                              tflops=case.flops / ms / 1e9, rel_err=err))
-    peers = bench_gemm.providers(case, a, b, c, out_dt, ("addmm", "mm+epi"))
+    if case.input_class in ("fp8", "int8"):  # PyTorch's own offers: torch._scaled_mm, _int_mm
+        peers = bench_gemm.providers(case, a, b, c, out_dt, (), scales)
+        peers.update(bench_gemm.quant_peers(case, a, b, c, None, None, out_dt, scales,
+                                            PEER_NAMES))
+    else:
+        peers = bench_gemm.providers(case, a, b, c, out_dt, PEER_NAMES)
     peers["planner"] = peers.pop("bw")  # the op itself: the planner's choice, with its overhead
+    if case.input_class == "fp8" and not case.has_epilogue:
+        # For the FastAccum candidates only (not a "best peer": the other kernels promote).
+        sa, sb = (case.alpha * scales[0]).reshape(()), scales[1].reshape(())
+        peers[FAST_PEER] = lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=out_dt,
+                                                    use_fast_accum=True)
     for name, fn in peers.items():
+        ms = statistics.median(timer(fn, reps))
+        rows.append(dict(case=case.name, kernel=name, schedule="-", ms=ms,
+                         tflops=case.flops / ms / 1e9))
+    return rows, wrong, planned
+
+
+def tune_fused_case(case, timer, reps):
+    """A bw.gemm_fused case: each fitting fused kernel through the op, the planner pinned to it
+    (_C.pin_kernel; run_kernel launches gemm_axpby kernels only), with the planner's own run-time
+    schedule; then the op unpinned and the case's peers (bench_gemm's defaults)."""
+    a, b, c, out_dt = bench_gemm.make_operands(case, "cuda")
+    bias, x = bench_gemm.make_fused_extras(case, "cuda", out_dt)
+    scales = bench_gemm.make_scales(case, "cuda")
+    ref = bench_gemm.reference(case, a, b, c, bias, x, scales, torch.float64)
+    tol = bench_gemm.TOL[out_dt]
+    peers = bench_gemm.applicable_peers(case, PEER_NAMES)
+    fns = bench_gemm.fused_providers(case, a, b, c, bias, x, peers,
+                                     out_dt if case.gpu_only else None, scales)
+    if case.input_class in ("fp8", "int8"):
+        fns.update(bench_gemm.quant_peers(case, a, b, c, bias, x, out_dt, scales, peers))
+    op = fns.pop("bw")
+    planned = bench_gemm.explain_path(case, a, b, c, bias, x, out_dt, scales)
+    rows, wrong = [], []
+    for k in fitting_kernels(case):
+        _C.pin_kernel(k["name"])
+        try:
+            path = bench_gemm.explain_path(case, a, b, c, bias, x, out_dt, scales)
+            if not path.startswith("kernel: " + k["name"]):
+                rows.append(dict(case=case.name, kernel=k["name"], schedule="planner", error=path))
+                continue
+            d = op()
+            d = d[0] if case.return_y else d
+            err = rel_err(d, ref)
+            if not err <= tol:
+                wrong.append(f"{case.name} {k['name']}: rel err {err:.3g} > {tol}")
+            ms = statistics.median(timer(op, reps))
+        finally:
+            _C.pin_kernel("")
+        rows.append(dict(case=case.name, kernel=k["name"], schedule="planner", ms=ms,
+                         tflops=case.flops / ms / 1e9, rel_err=err))
+    fns["planner"] = op
+    for name, fn in fns.items():
         ms = statistics.median(timer(fn, reps))
         rows.append(dict(case=case.name, kernel=name, schedule="-", ms=ms,
                          tflops=case.flops / ms / 1e9))
@@ -102,15 +163,18 @@ def tune_case(case, timer, reps):
 def summary(case_name, rows, planned):
     timed = [r for r in rows if "ms" in r]
     ours = [r for r in timed if r["schedule"] != "-"]
-    cublas = min((r for r in timed if r["kernel"] in ("addmm", "mm+epi")), key=lambda r: r["ms"])
+    cublas = min((r for r in timed if r["schedule"] == "-" and r["kernel"] not in ("planner", FAST_PEER)),
+                 key=lambda r: r["ms"])
     if not ours:
         return f"{case_name}: no kernel fits; best peer {cublas['kernel']} {cublas['ms']:.4f} ms"
     best = min(ours, key=lambda r: r["ms"])
-    top = sorted(ours, key=lambda r: r["ms"])[:4]
+    top = sorted(ours, key=lambda r: r["ms"])[:8]
     lines = [f"{case_name}: best {best['kernel']} [{best['schedule']}] {best['ms']:.4f} ms "
              f"({best['tflops']:.0f} TFLOP/s) = {cublas['ms'] / best['ms']:.3f}x best peer "
              f"{cublas['kernel']} {cublas['ms']:.4f} ms; planner: {planned}"]
     lines += [f"    {r['ms']:.4f} ms  {r['kernel']} [{r['schedule']}]" for r in top[1:]]
+    lines += [f"    {r['ms']:.4f} ms  peer {r['kernel']}" for r in timed
+              if r["schedule"] == "-" and r["kernel"] != cublas["kernel"]]
     return "\n".join(lines)
 
 
@@ -129,7 +193,8 @@ def main(argv=None) -> int:
     timer = Timer("cuda")
     all_rows, all_wrong, lines = [], [], []
     for case in suites.SUITES[args.suite]:
-        rows, wrong, planned = tune_case(case, timer, args.reps)
+        tune = tune_fused_case if case.fused else tune_case
+        rows, wrong, planned = tune(case, timer, args.reps)
         all_rows += rows
         all_wrong += wrong
         lines.append(summary(case.name, rows, planned))

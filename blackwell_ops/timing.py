@@ -1,5 +1,6 @@
 """How the project times a GPU call: CUDA events around each run, the L2 flushed before every run,
-after a warm-up (wall clock on the CPU). Shared by the demo and benchmarks/bench_gemm.py."""
+all runs queued before one synchronize, after a warm-up (wall clock on the CPU). Shared by the
+demo and the benchmarks (bench_gemm.py also interleaves the providers it compares)."""
 from __future__ import annotations
 
 import math
@@ -22,7 +23,15 @@ class Timer:
             fn()
         times = []
         if self.device == "cuda":
+            # All reps are queued before one synchronize (as triton.testing.do_bench does), so the
+            # host prepares each call while the GPU runs the previous flush and call, and the
+            # events time GPU work only, as long as the host keeps ahead. A synchronize after
+            # every rep would count any host time beyond the flush. Small here: on the H200
+            # (2026-11-30) a call cost 27 us of host time through the op, 21 us through
+            # torch._scaled_mm, and an 8192^3 FP8 call timed 0.885 ms queued, 0.898 ms with a
+            # synchronize per rep (docs/results/h200-session4/host_overhead.txt).
             torch.cuda.synchronize()
+            events = []
             for _ in range(reps):
                 self.flush.zero_()
                 start = torch.cuda.Event(enable_timing=True)
@@ -30,8 +39,9 @@ class Timer:
                 start.record()
                 fn()
                 end.record()
-                end.synchronize()
-                times.append(start.elapsed_time(end))
+                events.append((start, end))
+            torch.cuda.synchronize()
+            times = [start.elapsed_time(end) for start, end in events]
         else:
             for _ in range(reps):
                 t0 = time.perf_counter()

@@ -50,6 +50,10 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const gemm::SchedulerArgs*) {
   TORCH_CHECK(false, "run_kernel: this build has no CUDA kernels (no ", kernel_name, ")");
 }
+
+void pin_kernel(const std::string& kernel_name) {
+  TORCH_CHECK(false, "pin_kernel: this build has no CUDA kernels (no ", kernel_name, ")");
+}
 #endif
 
 }  // namespace bw::ops

@@ -92,7 +92,11 @@ std::string describe_matrix(const at::Tensor& t, const char* name, Major unit_co
 const std::vector<const gemm::KernelConfig*>& candidate_configs() {
   static const std::vector<const gemm::KernelConfig*> configs = [] {
     std::vector<const gemm::KernelConfig*> v;
-    for (const KernelEntry* e : gemm::compiled_kernels()) v.push_back(&e->config);
+    // FastAccum kernels (FP8 without promotion, a tuning candidate) only when pinned: their
+    // error grows with K beyond what the ops promise for FP8.
+    for (const KernelEntry* e : gemm::compiled_kernels()) {
+      if (e->config.schedule != gemm::Schedule::Sm90CooperativeFastAccum) v.push_back(&e->config);
+    }
     return v;
   }();
   return configs;
@@ -141,14 +145,25 @@ int device_arch(const at::Tensor& t) {
   return props->major * 10 + props->minor;
 }
 
+// pin_kernel's kernel: the planner's only candidate while set (tuning).
+const gemm::KernelConfig*& pinned_config() {
+  static const gemm::KernelConfig* pinned = nullptr;
+  return pinned;
+}
+
 // Chooses the kernel for a described call (r.args filled, r.reason empty).
 Route plan_route(Route r, int arch) {
-  gemm::Plan p = gemm::plan(r.args, arch, candidate_configs());
+  const gemm::KernelConfig* pinned = pinned_config();
+  const std::vector<const gemm::KernelConfig*> only{pinned};
+  gemm::Plan p = gemm::plan(r.args, arch, pinned ? only : candidate_configs());
   if (p.index < 0) {
-    r.reason = p.reason;
+    r.reason = pinned ? std::string("pinned to ") + pinned->name + ": " + p.reason : p.reason;
     return r;
   }
-  const KernelEntry* entry = gemm::compiled_kernels()[p.index];
+  const KernelEntry* entry = nullptr;
+  for (const KernelEntry* e : gemm::compiled_kernels()) {
+    if (&e->config == (pinned ? only : candidate_configs())[p.index]) entry = e;
+  }
   r.args.sched = p.sched;
   gemm::Status st = entry->ops.can_implement(r.args);
   if (!st.ok) {
@@ -317,6 +332,16 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
                              return route(a_, b_, c, alpha, beta, s, any);
                            }, &used);
   return explain_route(r, used, "composite (cuBLAS)");
+}
+
+void pin_kernel(const std::string& kernel_name) {
+  const gemm::KernelConfig* found = nullptr;
+  for (const KernelEntry* e : gemm::compiled_kernels()) {
+    if (kernel_name == e->config.name) found = &e->config;
+  }
+  TORCH_CHECK(kernel_name.empty() || found != nullptr, "pin_kernel: no compiled kernel named ",
+              kernel_name);
+  pinned_config() = found;
 }
 
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(

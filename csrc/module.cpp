@@ -211,6 +211,9 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         py::arg("return_y") = false, py::arg("out_dtype") = py::none(),
         py::arg("scale_a") = py::none(), py::arg("scale_b") = py::none(),
         "Which path torch.ops.bw.gemm_fused takes for these arguments, and why.");
+  m.def("pin_kernel", &bw::ops::pin_kernel, py::arg("kernel"),
+        "Restrict both ops' planner to one compiled kernel by name ('' lifts it); calls that "
+        "kernel does not fit take the composite. For tuning fused-epilogue kernels; process-wide.");
   m.def("run_kernel", &run_kernel_py, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"),
         py::arg("beta"), py::arg("out_dtype"), py::arg("kernel"), py::arg("launch"),
         py::arg("schedule") = py::none(), py::arg("scale_a") = py::none(),

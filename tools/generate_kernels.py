@@ -50,6 +50,15 @@ SCHEDULES = {
     # name: (arch, C++ policy type, KernelConfig enumerator)
     "coop": (90, "bw::gemm::sm90::Cooperative", "Schedule::Sm90Cooperative"),
     "pingpong": (90, "bw::gemm::sm90::Pingpong", "Schedule::Sm90Pingpong"),
+    # FP8 only: the accurate mainloop with each promotion overlapped with the next k-tile's MMAs
+    # (csrc/gemm/sm90/fp8_overlapped_promotion.hpp); 64x128 per warp group at most.
+    "coop_fp8overlap": (90, "bw::gemm::sm90::CooperativeFp8Overlap",
+                        "Schedule::Sm90CooperativeFp8Overlap"),
+    # FP8 only: CUTLASS's FP8FastAccum cooperative mainloop, which accumulates in the wgmma's own
+    # reduced-precision accumulator without promotion (torch._scaled_mm's use_fast_accum=True).
+    # A tuning candidate: the planner never picks it (csrc/gemm/heuristics.cpp).
+    "coop_fastaccum": (90, "bw::gemm::sm90::CooperativeFastAccum",
+                       "Schedule::Sm90CooperativeFastAccum"),
     "1sm": (100, "bw::gemm::sm100::OneSm", "Schedule::Sm100_1Sm"),
     "2sm": (100, "bw::gemm::sm100::TwoSm", "Schedule::Sm100_2Sm"),
 }
@@ -124,6 +133,10 @@ class Kernel:
         assert self.activation in ACTIVATIONS, self.name
         assert self.epilogue in ("Axpby", "Fused"), self.name
         assert self.epilogue == "Fused" or self.activation == "none", self.name
+        if self.schedule == "coop_fp8overlap":
+            assert self.ab in FP8 and self.tile[:2] == (128, 128), f"{self.name}: FP8, 64x128 per WG"
+        if self.schedule == "coop_fastaccum":
+            assert self.ab in FP8 and self.epilogue == "Axpby", f"{self.name}: FastAccum is FP8"
         if self.scheduler == "streamk":
             assert self.schedule == "coop", f"{self.name}: CUTLASS's stream-K is sm90 cooperative only"
 
@@ -178,12 +191,37 @@ _SM90_CANDIDATES = [
 # time. The op copies other layouts K-major (one-time warning). Untuned: the 16-bit roles with K
 # scaled to 128 bytes; plain products on the big tile, the fused epilogue on the mid tile
 # (ping-pong overlaps one warp group's epilogue with the other's MMA); sm90 FP8 below.
-# sm90 FP8 is the exception: CUTLASS's accurate FP8 mainloop (the default schedule, not
-# FastAccum) promotes the wgmma accumulators into a second fp32 set every few k-blocks, so each
-# thread holds two accumulators; a 64x256 warp-group tile (128x256 cooperative) then needs more
-# than 255 registers and spilled (ptxas: 832 bytes of spill stores). 128x128 cooperative (64x128
-# per warp group) fits, for the plain and the fused epilogue.
-_SM90_FP8 = dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop")
+# sm90 FP8 is the exception: an accurate FP8 GEMM promotes the wgmma accumulator into an fp32
+# sum every 128 of K, which CUTLASS's FP8 mainloop does with every MMA in flight waited for, so
+# the tensor cores idle meanwhile. The project's mainloop (schedule coop_fp8overlap,
+# csrc/gemm/sm90/fp8_overlapped_promotion.hpp) overlaps the promotion with the next k-tile's
+# MMAs, at the cost of a third accumulator set: 64x128 per warp group, the 128x128 cooperative
+# tile. Measured on the H200 with benchmarks/tune.py --suite fp8 (benchmarks/results/h200/
+# tune_fp8/, 2026-11-30; ms, e4m3 -> bf16 with scales):
+#                              overlap c2x1  overlap c1x2  CUTLASS c2x1  CUTLASS c1x2
+#   8192^3                         0.926         0.942         1.099         0.949
+#   8192x14336x4096 (up)           0.825         0.804         0.928         0.815
+#   8192x4096x14336 (down)         0.820         0.958         1.016         0.792
+#   8192^3 + C                     0.927         0.981         1.073         0.967
+#   8192^3 + bias + gelu_tanh      1.145         1.107         1.338         1.218
+#   up + bias + gelu_tanh          0.904         0.955         1.172         1.118
+# Overlap c2x1 is the default, plain and fused. Measured and dropped in the same sweep (first
+# run): 128x192x128 cooperative (2 x 96 accumulator registers; 0.98-1.05 ms at 8192^3, no gain
+# over 128x128), ping-pong 64x128 and 64x192 (1.36-1.52 ms: ping-pong runs one warp group's
+# mainloop at a time, so each promotion's wait stalls the tensor cores outright), and CUTLASS's
+# mainloop on 128x256 (spills: a 64x256 warp-group tile needs 2 x 128 accumulator registers).
+_SM90_FP8 = dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop_fp8overlap")
+# all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other
+# cluster orientation, CUTLASS's accurate mainloop for comparison, and CUTLASS's FastAccum (no
+# promotion; torch._scaled_mm's use_fast_accum=True), which the planner never picks (it is less
+# accurate than the ops promise) but tune.py measures against _scaled_mm's own fast mode.
+_SM90_FP8_CANDIDATES = [
+    dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop_fp8overlap"),
+    dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop"),
+    dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop"),
+    dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fastaccum"),
+    dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop_fastaccum"),
+]
 
 
 def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
@@ -246,6 +284,11 @@ KERNELS: list[Kernel] = [
     *[Kernel(arch=90, ab=ab, cd=cd, a_major="k", b_major="k", preset="all", **cfg)
       for ab, cd, cfgs in (("bf16", "bf16", _SM90_CANDIDATES), ("f16", "f32", _SM90_CANDIDATES[::3]))
       for cfg in cfgs],
+    *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all", **cfg)
+      for cfg in _SM90_FP8_CANDIDATES],
+    *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all",
+             epilogue="Fused", activation="gelu_tanh", **cfg)
+      for cfg in _SM90_FP8_CANDIDATES if cfg["schedule"] != "coop_fastaccum"],
     # all: fp32 output in every majorness for both input types.
     *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
       for k in _family(arch, "all", [("f16", "f32"), ("bf16", "f32")], _ALL_MAJORS, **cfg)],

@@ -67,6 +67,11 @@ inline cutlass::gemm::kernel::detail::DecompositionMode to_cutlass(Decomposition
   }
 }
 
+// The mainloop collective as CUTLASS's builder makes it (the default MainloopOf below); a schedule
+// may instead name a project collective derived from it (sm90/fp8_overlapped_promotion.hpp).
+template <class BuiltCollective>
+using BuiltMainloop = BuiltCollective;
+
 // TileSchedulerTag_: void (the arch's persistent scheduler) or cutlass::gemm::StreamKScheduler.
 template <class ArchTag_,
           class ElementA_, class ElementB_, class ElementCD_,
@@ -74,7 +79,8 @@ template <class ArchTag_,
           class TileShape_, class ClusterShape_,
           class MainloopSchedule_, class EpilogueSchedule_, class TileSchedulerTag_,
           Epilogue Epi, Activation Act, int PreferredClusterM = 0, int PreferredClusterN = 0,
-          int FallbackClusterM = 0, int FallbackClusterN = 0>
+          int FallbackClusterM = 0, int FallbackClusterN = 0,
+          template <class> class MainloopOf = BuiltMainloop>
 struct CutlassGemm {
   using ArchTag            = ArchTag_;
   using ElementA           = ElementA_;                        // A operand, (M, K)
@@ -109,7 +115,7 @@ struct CutlassGemm {
       EpilogueSchedule_,
       typename EpilogueSelect::Operation>::CollectiveOp;
 
-  using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+  using CollectiveMainloop = MainloopOf<typename cutlass::gemm::collective::CollectiveBuilder<
       ArchTag, cutlass::arch::OpClassTensorOp,
       ElementA, LayoutA, AlignmentA,
       ElementB, LayoutB, AlignmentB,
@@ -117,7 +123,7 @@ struct CutlassGemm {
       TileShape, ClusterShape,
       cutlass::gemm::collective::StageCountAutoCarveout<
           static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>,
-      MainloopSchedule_>::CollectiveOp;
+      MainloopSchedule_>::CollectiveOp>;
 
   using GemmKernel = cutlass::gemm::kernel::GemmUniversal<
       cute::Shape<int, int, int, int>,  // (M, N, K, L)

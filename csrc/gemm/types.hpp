@@ -29,6 +29,8 @@ enum class Major : uint8_t { K, MN };
 enum class Schedule : uint8_t {
   Sm90Cooperative,   // KernelTmaWarpSpecializedCooperative + TmaWarpSpecializedCooperative
   Sm90Pingpong,      // KernelTmaWarpSpecializedPingpong + TmaWarpSpecialized
+  Sm90CooperativeFp8Overlap,  // Sm90Cooperative, FP8 promotion overlapped (sm90/fp8_overlapped_promotion.hpp)
+  Sm90CooperativeFastAccum,   // KernelTmaWarpSpecializedCooperativeFP8FastAccum (FP8 only)
   Sm100_1Sm,         // KernelTmaWarpSpecialized1SmSm100 + TmaWarpSpecialized1Sm
   Sm100_2Sm,         // KernelTmaWarpSpecialized2SmSm100 + TmaWarpSpecialized2Sm
 };

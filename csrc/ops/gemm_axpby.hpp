@@ -99,6 +99,12 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const std::optional<at::Tensor>& scale_b, const std::string& kernel_name, bool launch,
     const gemm::SchedulerArgs* sched);
 
+// Pins the planner of both ops to the compiled kernel `kernel_name` ("" unpins): a call it does
+// not fit takes the composite, as when no kernel fits. For tuning the fused-epilogue kernels,
+// which run_kernel does not launch (benchmarks/tune.py); process-wide, not thread-safe against
+// concurrent calls. CUDA builds only.
+void pin_kernel(const std::string& kernel_name);
+
 // "torch.float16" etc., as Python prints a dtype.
 std::string dtype_str(at::ScalarType t);
 

@@ -10,16 +10,31 @@
 #endif
 
 #include "gemm/cutlass_gemm.cuh"
+#include "gemm/sm90/fp8_overlapped_promotion.hpp"
 
 namespace bw::gemm::sm90 {
 
+// Schedules: CUTLASS's mainloop and epilogue schedule tags, and the mainloop collective used
+// (MainloopOf: the builder's, or a project collective derived from it).
 struct Cooperative {
   using Mainloop = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
   using Epilogue = cutlass::epilogue::TmaWarpSpecializedCooperative;
+  template <class Built> using MainloopOf = Built;
+};
+// FP8 only: the accurate mainloop with its promotion overlapped (fp8_overlapped_promotion.hpp).
+struct CooperativeFp8Overlap : Cooperative {
+  template <class Built> using MainloopOf = Fp8OverlappedPromotion<Built>;
+};
+// FP8 only: no promotion of the wgmma accumulator (torch._scaled_mm's use_fast_accum=True).
+struct CooperativeFastAccum {
+  using Mainloop = cutlass::gemm::KernelTmaWarpSpecializedCooperativeFP8FastAccum;
+  using Epilogue = cutlass::epilogue::TmaWarpSpecializedCooperative;
+  template <class Built> using MainloopOf = Built;
 };
 struct Pingpong {
   using Mainloop = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
   using Epilogue = cutlass::epilogue::TmaWarpSpecialized;
+  template <class Built> using MainloopOf = Built;
 };
 
 template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int TM, int TN, int TK,
@@ -27,6 +42,7 @@ template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int
 using Gemm = CutlassGemm<cutlass::arch::Sm90, ElementA, ElementB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>,
-                         typename Sched::Mainloop, typename Sched::Epilogue, TileScheduler, Epi, Act>;
+                         typename Sched::Mainloop, typename Sched::Epilogue, TileScheduler, Epi, Act,
+                         0, 0, 0, 0, Sched::template MainloopOf>;
 
 }  // namespace bw::gemm::sm90
