@@ -10,7 +10,8 @@ planner) with each schedule of SCHEDULES that applies to it: data-parallel, stre
 for kernels with CUTLASS's stream-K scheduler, the tile-order swizzle for all. Every (kernel,
 schedule) answer is checked against an fp32 reference first; a wrong answer is recorded and makes
 the run exit 1. cuBLAS (torch.addmm / baddbmm) and torch.mm + epilogue run on the same tensors in
-the same process. Timing is blackwell_ops.timing's: median of --reps runs, L2 flushed before each.
+the same process. Timing is blackwell_ops.timing's: median of --reps runs, L2 flushed before each,
+all of a case's kernels and peers interleaved in rounds (bench_gemm.interleaved_times).
 
 Writes <out>/tune.json (every measurement), tune.txt (per case: the best configuration, the
 planner's choice, cuBLAS) and command.txt.
@@ -81,6 +82,7 @@ def tune_case(case, timer, reps):
     c_arg = c if case.with_c else None
     beta = case.beta if case.with_c else 0.0
     planned = _C.explain(a, b, c_arg, case.alpha, beta, out_dt, *scales)
+    entries = []  # (row without its time, fn): every checked kernel and schedule, then the peers
     for k in fitting_kernels(case):
         names = SCHEDULES if k["scheduler"] == "stream_k" else PERSISTENT_SCHEDULES
         for sname in names:
@@ -96,9 +98,8 @@ def tune_case(case, timer, reps):
             err = rel_err(d, ref)
             if not err <= tol:
                 wrong.append(f"{case.name} {k['name']} {sname}: rel err {err:.3g} > {tol}")
-            ms = statistics.median(timer(run, reps))
-            rows.append(dict(case=case.name, kernel=k["name"], schedule=sname, ms=ms,
-                             tflops=case.flops / ms / 1e9, rel_err=err))
+            entries.append((dict(case=case.name, kernel=k["name"], schedule=sname, rel_err=err),
+                            run))
     if case.input_class in ("fp8", "int8"):  # PyTorch's own offers: torch._scaled_mm, _int_mm
         peers = bench_gemm.providers(case, a, b, c, out_dt, (), scales)
         peers.update(bench_gemm.quant_peers(case, a, b, c, None, None, out_dt, scales,
@@ -111,11 +112,21 @@ def tune_case(case, timer, reps):
         sa, sb = (case.alpha * scales[0]).reshape(()), scales[1].reshape(())
         peers[FAST_PEER] = lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=out_dt,
                                                     use_fast_accum=True)
-    for name, fn in peers.items():
-        ms = statistics.median(timer(fn, reps))
-        rows.append(dict(case=case.name, kernel=name, schedule="-", ms=ms,
-                         tflops=case.flops / ms / 1e9))
-    return rows, wrong, planned
+    entries += [(dict(case=case.name, kernel=name, schedule="-"), fn) for name, fn in peers.items()]
+    return rows + timed_rows(case, entries, timer, reps), wrong, planned
+
+
+def timed_rows(case, entries, timer, reps):
+    """The rows of entries [(row, fn)] with each fn's median time: all timed together, in
+    bench_gemm's interleaved rounds, so that the GPU's clock drift under load (up to 10% within
+    a case, docs/results/h200-session4/) falls on every kernel and peer alike."""
+    times = bench_gemm.interleaved_times({i: fn for i, (_, fn) in enumerate(entries)}, timer,
+                                         reps, warmup=1)
+    rows = []
+    for i, (row, _) in enumerate(entries):
+        ms = statistics.median(times[i])
+        rows.append(dict(row, ms=ms, tflops=case.flops / ms / 1e9))
+    return rows
 
 
 def tune_fused_case(case, timer, reps):
@@ -134,7 +145,7 @@ def tune_fused_case(case, timer, reps):
         fns.update(bench_gemm.quant_peers(case, a, b, c, bias, x, out_dt, scales, peers))
     op = fns.pop("bw")
     planned = bench_gemm.explain_path(case, a, b, c, bias, x, out_dt, scales)
-    rows, wrong = [], []
+    rows, wrong, entries = [], [], []
     for k in fitting_kernels(case):
         _C.pin_kernel(k["name"])
         try:
@@ -144,20 +155,23 @@ def tune_fused_case(case, timer, reps):
                 continue
             d = op()
             d = d[0] if case.return_y else d
-            err = rel_err(d, ref)
-            if not err <= tol:
-                wrong.append(f"{case.name} {k['name']}: rel err {err:.3g} > {tol}")
-            ms = statistics.median(timer(op, reps))
         finally:
             _C.pin_kernel("")
-        rows.append(dict(case=case.name, kernel=k["name"], schedule="planner", ms=ms,
-                         tflops=case.flops / ms / 1e9, rel_err=err))
+        err = rel_err(d, ref)
+        if not err <= tol:
+            wrong.append(f"{case.name} {k['name']}: rel err {err:.3g} > {tol}")
+
+        def pinned(name=k["name"]):
+            _C.pin_kernel(name)
+            try:
+                return op()
+            finally:
+                _C.pin_kernel("")
+        entries.append((dict(case=case.name, kernel=k["name"], schedule="planner", rel_err=err),
+                        pinned))
     fns["planner"] = op
-    for name, fn in fns.items():
-        ms = statistics.median(timer(fn, reps))
-        rows.append(dict(case=case.name, kernel=name, schedule="-", ms=ms,
-                         tflops=case.flops / ms / 1e9))
-    return rows, wrong, planned
+    entries += [(dict(case=case.name, kernel=name, schedule="-"), fn) for name, fn in fns.items()]
+    return rows + timed_rows(case, entries, timer, reps), wrong, planned
 
 
 def summary(case_name, rows, planned):
