@@ -56,3 +56,30 @@ def test_suites_are_well_formed():
         for c in cases:
             assert c.layout in ("kk", "kn", "mk", "mn") and c.m > 0 and c.n > 0 and c.k > 0
     assert len({c.name for c in suites.SUITES["default"]}) == len(suites.SUITES["default"])
+
+
+def test_interleaved_times_rotate_the_order_and_keep_every_rep():
+    """bench_gemm.interleaved_times: each provider gets exactly `reps` times, spread over the
+    rounds, and no provider is always timed first (the point: clock drift falls on all)."""
+    calls = []
+
+    def timer(fn, n, warmup):
+        calls.append(fn())
+        return [float(len(calls))] * n
+    fns = {name: (lambda name=name: name) for name in ("ours", "peer_a", "peer_b")}
+    times = bench_gemm.interleaved_times(fns, timer, reps=12, warmup=1)
+    assert {k: len(v) for k, v in times.items()} == {"ours": 12, "peer_a": 12, "peer_b": 12}
+    rounds = [calls[i:i + 3] for i in range(0, len(calls), 3)]
+    assert len(rounds) == bench_gemm.TIMING_ROUNDS
+    assert {r[0] for r in rounds} == set(fns), rounds  # each provider leads some round
+
+
+def test_tune_times_kernels_and_peers_together():
+    """benchmarks/tune.py's timed_rows: every entry keeps its row and gains its median time."""
+    import tune
+    case = suites.Case("t", 64, 64, 64)
+    entries = [(dict(case="t", kernel=k, schedule="dp"), lambda: None) for k in ("k1", "k2")]
+    entries.append((dict(case="t", kernel="addmm", schedule="-"), lambda: None))
+    rows = tune.timed_rows(case, entries, lambda fn, n, warmup: [0.5] * n, reps=5)
+    assert [r["kernel"] for r in rows] == ["k1", "k2", "addmm"]
+    assert all(r["ms"] == 0.5 and r["tflops"] == case.flops / 0.5 / 1e9 for r in rows)
