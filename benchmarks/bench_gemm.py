@@ -437,11 +437,10 @@ def run_case(case, device, names, timer, reps, warmup):
         return _run_case(case, device, names, timer, reps, warmup)
 
 
-def _run_case(case, device, names, timer, reps, warmup):
-    a, b, c, out_dt = make_operands(case, device)
-    bias, x = make_fused_extras(case, device, out_dt) if case.fused else (None, None)
-    scales = make_scales(case, device)
-    peers = applicable_peers(case, names)  # names None: the case's defaults
+def case_providers(case: suites.Case, a, b, c, bias, x, out_dt, scales, names=None) -> dict:
+    """{name: fn}: our op ("bw") and the case's peers among `names` (None: its defaults), for
+    16/32-bit, fused and FP8/INT8 cases alike. Used by run_case and benchmarks/tune.py."""
+    peers = applicable_peers(case, names)
     if case.fused:
         fns = fused_providers(case, a, b, c, bias, x, peers,
                               out_dt if case.gpu_only else None, scales)
@@ -449,6 +448,19 @@ def _run_case(case, device, names, timer, reps, warmup):
         fns = providers(case, a, b, c, out_dt, peers, scales)
     if case.input_class in ("fp8", "int8"):
         fns.update(quant_peers(case, a, b, c, bias, x, out_dt, scales, peers))
+    return fns
+
+
+def tolerance(case: suites.Case, out_dt) -> float:
+    """The relative error our answer may have: the output type's, TF32's for TF32 cases."""
+    return TF32_TOL if case.tf32 else TOL[out_dt]
+
+
+def _run_case(case, device, names, timer, reps, warmup):
+    a, b, c, out_dt = make_operands(case, device)
+    bias, x = make_fused_extras(case, device, out_dt) if case.fused else (None, None)
+    scales = make_scales(case, device)
+    fns = case_providers(case, a, b, c, bias, x, out_dt, scales, names)
     # Correctness of our op first, against an fp32 (fp64 for fp64) reference; fp64 from the
     # exact upcast inputs for FP8/INT8, and for TF32 (an fp32 product would itself run in TF32).
     ref_dt = torch.float64 if (a.dtype == torch.float64 or case.gpu_only) else torch.float32
@@ -457,7 +469,7 @@ def _run_case(case, device, names, timer, reps, warmup):
     out = out[0] if (case.fused and case.return_y) else out
     path = explain_path(case, a, b, c, bias, x, out_dt, scales)
     err = _rel_err(out, ref)
-    tol = TF32_TOL if case.tf32 else TOL[out_dt]
+    tol = tolerance(case, out_dt)
     ok = (out.shape == ref.shape and out.dtype == out_dt and bool(torch.isfinite(out).all())
           and (torch.equal(out.to(ref_dt), ref) if out_dt == torch.int32 else err <= tol))
     del out

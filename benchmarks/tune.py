@@ -77,7 +77,7 @@ def tune_case(case, timer, reps):
     a, b, c, out_dt = bench_gemm.make_operands(case, "cuda")
     scales = bench_gemm.make_scales(case, "cuda")  # (None, None) unless case.scaled
     ref = bench_gemm.reference(case, a, b, c, None, None, scales, torch.float64)
-    tol = bench_gemm.TF32_TOL if case.tf32 else bench_gemm.TOL[out_dt]
+    tol = bench_gemm.tolerance(case, out_dt)
     rows, wrong = [], []
     c_arg = c if case.with_c else None
     beta = case.beta if case.with_c else 0.0
@@ -100,12 +100,7 @@ def tune_case(case, timer, reps):
                 wrong.append(f"{case.name} {k['name']} {sname}: rel err {err:.3g} > {tol}")
             entries.append((dict(case=case.name, kernel=k["name"], schedule=sname, rel_err=err),
                             run))
-    if case.input_class in ("fp8", "int8"):  # PyTorch's own offers: torch._scaled_mm, _int_mm
-        peers = bench_gemm.providers(case, a, b, c, out_dt, (), scales)
-        peers.update(bench_gemm.quant_peers(case, a, b, c, None, None, out_dt, scales,
-                                            PEER_NAMES))
-    else:
-        peers = bench_gemm.providers(case, a, b, c, out_dt, PEER_NAMES)
+    peers = bench_gemm.case_providers(case, a, b, c, None, None, out_dt, scales, PEER_NAMES)
     peers["planner"] = peers.pop("bw")  # the op itself: the planner's choice, with its overhead
     if case.input_class == "fp8" and not case.has_epilogue:
         # For the FastAccum candidates only (not a "best peer": the other kernels promote).
@@ -137,12 +132,8 @@ def tune_fused_case(case, timer, reps):
     bias, x = bench_gemm.make_fused_extras(case, "cuda", out_dt)
     scales = bench_gemm.make_scales(case, "cuda")
     ref = bench_gemm.reference(case, a, b, c, bias, x, scales, torch.float64)
-    tol = bench_gemm.TOL[out_dt]
-    peers = bench_gemm.applicable_peers(case, PEER_NAMES)
-    fns = bench_gemm.fused_providers(case, a, b, c, bias, x, peers,
-                                     out_dt if case.gpu_only else None, scales)
-    if case.input_class in ("fp8", "int8"):
-        fns.update(bench_gemm.quant_peers(case, a, b, c, bias, x, out_dt, scales, peers))
+    tol = bench_gemm.tolerance(case, out_dt)
+    fns = bench_gemm.case_providers(case, a, b, c, bias, x, out_dt, scales, PEER_NAMES)
     op = fns.pop("bw")
     planned = bench_gemm.explain_path(case, a, b, c, bias, x, out_dt, scales)
     rows, wrong, entries = [], [], []
