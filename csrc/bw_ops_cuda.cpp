@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <tuple>
+#include <vector>
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <unordered_set>
 
@@ -89,17 +91,35 @@ std::string describe_matrix(const at::Tensor& t, const char* name, Major unit_co
   return why.str();
 }
 
-const std::vector<const gemm::KernelConfig*>& candidate_configs() {
-  static const std::vector<const gemm::KernelConfig*> configs = [] {
-    std::vector<const gemm::KernelConfig*> v;
+// The planner's candidates: configs (what gemm::plan ranks) beside their kernels, same order.
+struct Candidates {
+  std::vector<const gemm::KernelConfig*> configs;
+  std::vector<const KernelEntry*> kernels;
+  void add(const KernelEntry* e) {
+    configs.push_back(&e->config);
+    kernels.push_back(e);
+  }
+};
+
+const Candidates& planner_candidates() {
+  static const Candidates all = [] {
+    Candidates v;
     // FastAccum kernels (FP8 without promotion, a tuning candidate) only when pinned: their
     // error grows with K beyond what the ops promise for FP8.
     for (const KernelEntry* e : gemm::compiled_kernels()) {
-      if (e->config.schedule != gemm::Schedule::Sm90CooperativeFastAccum) v.push_back(&e->config);
+      if (e->config.schedule != gemm::Schedule::Sm90CooperativeFastAccum) v.add(e);
     }
     return v;
   }();
-  return configs;
+  return all;
+}
+
+// The compiled kernel of this name, or nullptr.
+const KernelEntry* find_kernel(const std::string& name) {
+  for (const KernelEntry* e : gemm::compiled_kernels()) {
+    if (name == e->config.name) return e;
+  }
+  return nullptr;
 }
 
 struct Route {
@@ -146,24 +166,22 @@ int device_arch(const at::Tensor& t) {
 }
 
 // pin_kernel's kernel: the planner's only candidate while set (tuning).
-const gemm::KernelConfig*& pinned_config() {
-  static const gemm::KernelConfig* pinned = nullptr;
+std::optional<Candidates>& pinned_candidates() {
+  static std::optional<Candidates> pinned;
   return pinned;
 }
 
 // Chooses the kernel for a described call (r.args filled, r.reason empty).
 Route plan_route(Route r, int arch) {
-  const gemm::KernelConfig* pinned = pinned_config();
-  const std::vector<const gemm::KernelConfig*> only{pinned};
-  gemm::Plan p = gemm::plan(r.args, arch, pinned ? only : candidate_configs());
+  const std::optional<Candidates>& pinned = pinned_candidates();
+  const Candidates& set = pinned ? *pinned : planner_candidates();
+  gemm::Plan p = gemm::plan(r.args, arch, set.configs);
   if (p.index < 0) {
-    r.reason = pinned ? std::string("pinned to ") + pinned->name + ": " + p.reason : p.reason;
+    r.reason = pinned ? std::string("pinned to ") + set.configs[0]->name + ": " + p.reason
+                      : p.reason;
     return r;
   }
-  const KernelEntry* entry = nullptr;
-  for (const KernelEntry* e : gemm::compiled_kernels()) {
-    if (&e->config == (pinned ? only : candidate_configs())[p.index]) entry = e;
-  }
+  const KernelEntry* entry = set.kernels[p.index];
   r.args.sched = p.sched;
   gemm::Status st = entry->ops.can_implement(r.args);
   if (!st.ok) {
@@ -335,13 +353,15 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
 }
 
 void pin_kernel(const std::string& kernel_name) {
-  const gemm::KernelConfig* found = nullptr;
-  for (const KernelEntry* e : gemm::compiled_kernels()) {
-    if (kernel_name == e->config.name) found = &e->config;
+  if (kernel_name.empty()) {
+    pinned_candidates().reset();
+    return;
   }
-  TORCH_CHECK(kernel_name.empty() || found != nullptr, "pin_kernel: no compiled kernel named ",
-              kernel_name);
-  pinned_config() = found;
+  const KernelEntry* found = find_kernel(kernel_name);
+  TORCH_CHECK(found != nullptr, "pin_kernel: no compiled kernel named ", kernel_name);
+  Candidates one;
+  one.add(found);
+  pinned_candidates() = std::move(one);
 }
 
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
@@ -352,10 +372,7 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
   const GemmAxpbyShape s = check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
   TORCH_CHECK(a.is_cuda(), "run_kernel: tensors must be on a CUDA device");
   const c10::cuda::CUDAGuard guard(a.device());
-  const KernelEntry* entry = nullptr;
-  for (const KernelEntry* e : gemm::compiled_kernels()) {
-    if (kernel_name == e->config.name) entry = e;
-  }
+  const KernelEntry* entry = find_kernel(kernel_name);
   TORCH_CHECK(entry != nullptr, "run_kernel: no compiled kernel named ", kernel_name);
   at::Tensor d = at::empty(s.out_sizes(), a.options().dtype(s.out_dtype));
   GemmArgs g;

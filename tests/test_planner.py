@@ -179,3 +179,16 @@ def test_sm90_shape_rules_fall_back_to_another_config_when_missing():
 def test_sm90_schedule_is_data_parallel():
     name, _, sched = _C.plan(dict(m=4096, n=4096, k=4096, ab="bfloat16"), 90, "all", True)
     assert sched["decomposition"] in ("heuristic", "data_parallel") and sched["splits"] == 1
+
+
+@pytest.mark.parametrize("m,n,swizzle", [(8192, 8192, 4), (8192, 14336, 4), (8192, 4096, 1),
+                                         (4096, 4096, 1)])
+def test_sm90_fp8_large_outputs_swizzle_tile_order(m, n, swizzle):
+    # The FP8 overlap kernels take tile-order swizzle 4 on outputs of at least 8192 x 8192
+    # (measured: benchmarks/results/h200/tune_fp8/run3, run4); other problems keep the default.
+    problem = dict(m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K", b_major="K")
+    name, _, sched = _C.plan(problem, 90, "all", True)
+    assert name is not None and "_coop_fp8overlap_" in name, name
+    assert sched["swizzle"] == swizzle
+    name, _, sched = _C.plan(dict(m=m, n=n, k=4096, ab="bfloat16"), 90, "all", True)
+    assert sched["swizzle"] == 1, name

@@ -134,6 +134,8 @@ class Kernel:
         assert self.epilogue in ("Axpby", "Fused"), self.name
         assert self.epilogue == "Fused" or self.activation == "none", self.name
         if self.schedule == "coop_fp8overlap":
+            # 128x144 (cuBLAS's tile for this product) ran out of registers: ptxas serialized
+            # every wgmma (its C7512), 2026-11-30.
             assert self.ab in FP8 and self.tile[:2] == (128, 128), f"{self.name}: FP8, 64x128 per WG"
         if self.schedule == "coop_fastaccum":
             assert self.ab in FP8 and self.epilogue == "Axpby", f"{self.name}: FastAccum is FP8"

@@ -17,8 +17,9 @@ namespace bw::gemm {
 // when torch's float32 matmul precision allows it. I32 is an output type (exact int8 products).
 enum class DType : uint8_t { F16, BF16, F32, F64, E4M3, E5M2, I8, I32, TF32 };
 
+constexpr bool is_fp8(DType t) { return t == DType::E4M3 || t == DType::E5M2; }
 // 8-bit inputs (FP8, INT8): the types whose per-tensor scales the op folds into alpha.
-constexpr bool is_8bit(DType t) { return t == DType::E4M3 || t == DType::E5M2 || t == DType::I8; }
+constexpr bool is_8bit(DType t) { return is_fp8(t) || t == DType::I8; }
 
 // Which dimension of an operand has unit stride.
 //   A (M, K): K-major = row-major a (a.stride(-1) == 1), MN-major = column-major a.

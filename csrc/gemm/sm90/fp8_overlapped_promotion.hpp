@@ -41,8 +41,90 @@ struct Fp8OverlappedPromotion : Base {
   using typename Base::TensorStorage;
   using typename Base::TiledMma;
   static_assert(Base::K_PIPE_MMAS == 1, "mma_tail of the base releases exactly one stage");
-  // k-tiles per straight-line group (see mma): one full stall per group instead of per k-tile.
-  static constexpr int kGroup = 8;
+  // k-tiles per straight-line group (KLoop::group): one drain per group instead of per k-tile.
+  // Longer groups (12, 16) and a chain of shorter ones for the remainder made ptxas run out of
+  // registers (its C7512: every wgmma serialized); so did a stagger of the two warp groups'
+  // groups by half a group, which also measured slower with single k-tiles for the offset (H200,
+  // 2026-11-30, docs/results/h200-session5/). 8 then single k-tiles compile clean.
+  static constexpr int Group = 8;
+
+  // The k-loop's state and steps. Member functions (CUTLASS_DEVICE: forced inline), not
+  // lambdas: nvcc's inliner gave up on a large generic lambda holding a group of 8 k-tiles once
+  // more group lengths were instantiated, and the outlined call put the accumulators in local
+  // memory and made ptxas wait for every wgmma (seen in SASS: a CALL, STL/LDL, and one
+  // WARPGROUP.DEPBAR 0 per QGMMA).
+  template <class TensorA, class TensorB, class Accum>
+  struct KLoop {
+    MainloopPipeline& pipeline;
+    PipelineState& read;
+    PipelineState release_state;
+    TiledMma& tiled_mma;
+    TensorA& tCrA;
+    TensorB& tCrB;
+    Accum& accum;
+    decltype(cute::make_fragment_like(std::declval<Accum&>())) part0, part1;
+
+    template <int P> CUTLASS_DEVICE auto& part() {
+      if constexpr (P % 2 == 0) return part0; else return part1;
+    }
+
+    // Issues the MMAs of the next k-tile into part P (starting from zero), as one batch.
+    template <int P>
+    CUTLASS_DEVICE void issue() {
+      using namespace cute;
+      auto& p = part<P>();
+      pipeline.consumer_wait(read, pipeline.consumer_try_wait(read));
+      const int stage = read.index();
+      tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+      warpgroup_fence_operand(p);
+      warpgroup_arrive();
+      CUTLASS_PRAGMA_UNROLL
+      for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+        cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, stage), p);
+        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+      }
+      warpgroup_commit_batch();
+      warpgroup_fence_operand(p);
+      ++read;
+    }
+
+    // Adds finished part P into the fp32 sum.
+    template <int P>
+    CUTLASS_DEVICE void promote() {
+      auto& p = part<P>();
+      cute::warpgroup_fence_operand(p);
+      CUTLASS_PRAGMA_UNROLL
+      for (int i = 0; i < cute::size(accum); ++i) accum(i) += p(i);
+    }
+
+    CUTLASS_DEVICE void release() {
+      pipeline.consumer_release(release_state);
+      ++release_state;
+    }
+
+    // N k-tiles as straight-line code: tile j runs into part j%2 while tile j-1 is promoted.
+    // The group ends with warpgroup_wait<0> (one stall per group), so no accumulator is read
+    // across a loop's back edge: ptxas cannot follow warpgroup_wait<1> over a back edge and
+    // would serialize every wgmma instead (its warning C7514, seen with a rolled two-tile loop).
+    // is_last: the group holds the mainloop's last k-tile, whose stage the base's mma_tail()
+    // releases.
+    template <int N, int J = 0>
+    CUTLASS_DEVICE void group(bool is_last) {
+      issue<J>();
+      if constexpr (J > 0) {
+        cute::warpgroup_wait<1>();  // tile J-1 done, tile J in flight
+        promote<J - 1>();
+        release();
+      }
+      if constexpr (J + 1 < N) {
+        group<N, J + 1>(is_last);
+      } else {
+        cute::warpgroup_wait<0>();
+        promote<N - 1>();
+        if (!is_last) release();
+      }
+    }
+  };
 
   template <class FrgTensorC>
   CUTLASS_DEVICE void mma(MainloopPipeline pipeline, PipelineState smem_pipe_read,
@@ -62,65 +144,17 @@ struct Fp8OverlappedPromotion : Base {
     CUTE_STATIC_ASSERT_V(size<1>(tCrA) == size<1>(accum));
     CUTE_STATIC_ASSERT_V(size<1>(tCrB) == size<2>(accum));
 
-    Tensor part0 = make_fragment_like(accum);  // the two wgmma accumulators, used in turn
-    Tensor part1 = make_fragment_like(accum);
     clear(accum);
     if (k_tile_count <= 0) return;
+    KLoop<decltype(tCrA), decltype(tCrB), FrgTensorC> loop{
+        pipeline, smem_pipe_read, smem_pipe_read, tiled_mma, tCrA, tCrB, accum,
+        make_fragment_like(accum), make_fragment_like(accum)};
 
-    // Issues the MMAs of the next k-tile into `part` (starting from zero), as one batch.
-    auto issue = [&](auto& part) {
-      pipeline.consumer_wait(smem_pipe_read, pipeline.consumer_try_wait(smem_pipe_read));
-      const int stage = smem_pipe_read.index();
-      tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
-      warpgroup_fence_operand(part);
-      warpgroup_arrive();
-      CUTLASS_PRAGMA_UNROLL
-      for (int kb = 0; kb < size<2>(tCrA); ++kb) {
-        cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, stage), part);
-        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
-      }
-      warpgroup_commit_batch();
-      warpgroup_fence_operand(part);
-      ++smem_pipe_read;
-    };
-    // Adds a finished wgmma accumulator into the fp32 sum.
-    auto promote = [&](auto& part) {
-      warpgroup_fence_operand(part);
-      CUTLASS_PRAGMA_UNROLL
-      for (int i = 0; i < size(accum); ++i) accum(i) += part(i);
-    };
-    PipelineState smem_pipe_release = smem_pipe_read;
-    auto release = [&] {
-      pipeline.consumer_release(smem_pipe_release);
-      ++smem_pipe_release;
-    };
-
-    // k-tiles go in groups of N, straight-line code each: tile j of a group runs into part j%2
-    // while tile j-1 is promoted. A group ends with warpgroup_wait<0> (one stall per group), so
-    // no accumulator is read across the loop's back edge: ptxas cannot follow warpgroup_wait<1>
-    // over a back edge and would serialize every wgmma instead (its warning C7514, seen with a
-    // rolled two-tile loop). is_last: the group holds the mainloop's last k-tile, whose stage
-    // the base's mma_tail() releases.
-    auto group = [&](auto n, bool is_last) {
-      constexpr int N = decltype(n)::value;
-      for_each(make_int_sequence<N>{}, [&](auto j) {
-        constexpr int J = decltype(j)::value;
-        if constexpr (J % 2 == 0) issue(part0); else issue(part1);
-        if constexpr (J > 0) {
-          warpgroup_wait<1>();  // tile J-1 done, tile J in flight
-          if constexpr (J % 2 == 0) promote(part1); else promote(part0);
-          release();
-        }
-      });
-      warpgroup_wait<0>();
-      if constexpr ((N - 1) % 2 == 0) promote(part0); else promote(part1);
-      if (!is_last) release();
-    };
     int k = k_tile_count;
     CUTLASS_PRAGMA_NO_UNROLL
-    for (; k >= kGroup; k -= kGroup) group(Int<kGroup>{}, k == kGroup);
+    for (; k >= Group; k -= Group) loop.template group<Group>(k == Group);
     CUTLASS_PRAGMA_NO_UNROLL
-    for (; k > 0; --k) group(Int<1>{}, k == 1);
+    for (; k > 0; --k) loop.template group<1>(k == 1);
     // The last k-tile's stage is released by the base's mma_tail().
   }
 };

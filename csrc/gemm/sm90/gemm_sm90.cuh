@@ -26,10 +26,8 @@ struct CooperativeFp8Overlap : Cooperative {
   template <class Built> using MainloopOf = Fp8OverlappedPromotion<Built>;
 };
 // FP8 only: no promotion of the wgmma accumulator (torch._scaled_mm's use_fast_accum=True).
-struct CooperativeFastAccum {
+struct CooperativeFastAccum : Cooperative {
   using Mainloop = cutlass::gemm::KernelTmaWarpSpecializedCooperativeFP8FastAccum;
-  using Epilogue = cutlass::epilogue::TmaWarpSpecializedCooperative;
-  template <class Built> using MainloopOf = Built;
 };
 struct Pingpong {
   using Mainloop = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
