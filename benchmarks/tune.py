@@ -37,13 +37,17 @@ from blackwell_ops.timing import Timer  # noqa: E402
 # Run-time schedules tried. "stream_k" kernels take all; the others only the swizzle variants.
 SCHEDULES = {
     "dp": dict(decomposition="data_parallel"),
+    "dp_sw2": dict(decomposition="data_parallel", swizzle=2),
     "dp_sw4": dict(decomposition="data_parallel", swizzle=4),
+    "dp_sw8": dict(decomposition="data_parallel", swizzle=8),
+    "dp_sw4_m": dict(decomposition="data_parallel", swizzle=4, raster="along_m"),
+    "dp_sw4_n": dict(decomposition="data_parallel", swizzle=4, raster="along_n"),
     "heuristic": dict(decomposition="heuristic"),
     "streamk": dict(decomposition="stream_k"),
     "splitk2": dict(decomposition="split_k", splits=2),
     "splitk4": dict(decomposition="split_k", splits=4),
 }
-PERSISTENT_SCHEDULES = ("dp", "dp_sw4")
+PERSISTENT_SCHEDULES = ("dp", "dp_sw4")  # the default of --schedules
 
 
 # The peers timed beside the kernels: cuBLAS (and torch.mm + epilogue) for 16/32-bit inputs;
@@ -73,7 +77,7 @@ def rel_err(d: torch.Tensor, ref: torch.Tensor) -> float:
     return ((d.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 
 
-def tune_case(case, timer, reps):
+def tune_case(case, timer, reps, persistent_schedules=PERSISTENT_SCHEDULES):
     a, b, c, out_dt = bench_gemm.make_operands(case, "cuda")
     scales = bench_gemm.make_scales(case, "cuda")  # (None, None) unless case.scaled
     ref = bench_gemm.reference(case, a, b, c, None, None, scales, torch.float64)
@@ -84,7 +88,7 @@ def tune_case(case, timer, reps):
     planned = _C.explain(a, b, c_arg, case.alpha, beta, out_dt, *scales)
     entries = []  # (row without its time, fn): every checked kernel and schedule, then the peers
     for k in fitting_kernels(case):
-        names = SCHEDULES if k["scheduler"] == "stream_k" else PERSISTENT_SCHEDULES
+        names = SCHEDULES if k["scheduler"] == "stream_k" else persistent_schedules
         for sname in names:
             sched = SCHEDULES[sname]
 
@@ -188,7 +192,14 @@ def main(argv=None) -> int:
     p.add_argument("--suite", default="tune", choices=sorted(suites.SUITES))
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--out", type=pathlib.Path, required=True)
+    p.add_argument("--schedules", default=",".join(PERSISTENT_SCHEDULES),
+                   help="run-time schedules tried on persistent kernels, comma-separated, from: "
+                        + ", ".join(SCHEDULES) + " (stream-K kernels take all)")
     args = p.parse_args(argv)
+    persistent = tuple(args.schedules.split(","))
+    for name in persistent:
+        if name not in SCHEDULES:
+            p.error(f"--schedules: unknown schedule {name!r}")
     if not torch.cuda.is_available():
         print("tune.py needs a CUDA GPU", file=sys.stderr)
         return 2
@@ -198,8 +209,10 @@ def main(argv=None) -> int:
     timer = Timer("cuda")
     all_rows, all_wrong, lines = [], [], []
     for case in suites.SUITES[args.suite]:
-        tune = tune_fused_case if case.fused else tune_case
-        rows, wrong, planned = tune(case, timer, args.reps)
+        if case.fused:
+            rows, wrong, planned = tune_fused_case(case, timer, args.reps)
+        else:
+            rows, wrong, planned = tune_case(case, timer, args.reps, persistent)
         all_rows += rows
         all_wrong += wrong
         lines.append(summary(case.name, rows, planned))

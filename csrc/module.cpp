@@ -67,6 +67,16 @@ py::tuple plan_py(py::dict problem, int device_arch, const std::string& table,
   g.c_dtype = g.has_c ? parse_dtype(problem["c"].cast<std::string>()) : g.d_dtype;
   g.a_major = parse_major(problem.contains("a_major") ? problem["a_major"].cast<std::string>() : "K");
   g.b_major = parse_major(problem.contains("b_major") ? problem["b_major"].cast<std::string>() : "MN");
+  if (problem.contains("activation")) {  // a bw.gemm_fused problem
+    const std::string act = problem["activation"].cast<std::string>();
+    g.epilogue = Epilogue::Fused;
+    bool known = false;
+    for (Activation a : {Activation::None, Activation::Relu, Activation::GeluTanh,
+                         Activation::GeluErf, Activation::Silu}) {
+      if (act == activation_name(a)) g.activation = a, known = true;
+    }
+    if (!known) throw py::value_error("unknown activation '" + act + "'");
+  }
   auto operand = [&](const char* key, int64_t rows, int64_t cols, bool row_major) {
     Operand op;
     op.ptr = reinterpret_cast<const void*>(uintptr_t{1} << 20);

@@ -50,7 +50,8 @@ def _scaled_reference(a, b, c, alpha, beta, sa, sb):
 
 
 # K in 128-element k-tiles: 1, a partial one, 2 (partial), 8, 16 and 11 (the sm90 FP8 overlapped
-# promotion runs k-tiles in straight-line groups of 8, then one at a time: both paths).
+# promotion runs k-tiles in straight-line groups of 8 (128x128 tiles) or 2 (128x256, 4 chunks
+# each), then one at a time: both paths).
 SHAPES = [(128, 256, 128), (1, 16, 16), (127, 136, 200), (300, 520, 1024), (1024, 768, 2048),
           (256, 384, 1408)]
 

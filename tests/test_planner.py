@@ -181,14 +181,26 @@ def test_sm90_schedule_is_data_parallel():
     assert sched["decomposition"] in ("heuristic", "data_parallel") and sched["splits"] == 1
 
 
-@pytest.mark.parametrize("m,n,swizzle", [(8192, 8192, 4), (8192, 14336, 4), (8192, 4096, 1),
-                                         (4096, 4096, 1)])
-def test_sm90_fp8_large_outputs_swizzle_tile_order(m, n, swizzle):
-    # The FP8 overlap kernels take tile-order swizzle 4 on outputs of at least 8192 x 8192
-    # (measured: benchmarks/results/h200/tune_fp8/run3, run4); other problems keep the default.
-    problem = dict(m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K", b_major="K")
-    name, _, sched = _C.plan(problem, 90, "all", True)
-    assert name is not None and "_coop_fp8overlap_" in name, name
-    assert sched["swizzle"] == swizzle
-    name, _, sched = _C.plan(dict(m=m, n=n, k=4096, ab="bfloat16"), 90, "all", True)
-    assert sched["swizzle"] == 1, name
+
+
+@pytest.mark.parametrize("m,n", [(8192, 8192), (4096, 4096), (128, 4096)])
+def test_sm90_fp8_plain_product_takes_the_128x128_overlap_kernel(m, n):
+    name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
+                     b_major="K")
+    assert name == "sm90_e4m3_bf16_ak_bk_128x128x128_c2x1_coop_fp8overlap_axpby", (name, why)
+
+
+@pytest.mark.parametrize("m,n,tile_n", [(8192, 8192, 256), (8192, 4096, 256), (4096, 4096, 256),
+                                        (1024, 2048, 128), (128, 4096, 128)])
+def test_sm90_fp8_fused_takes_the_wide_tile_when_it_fills_a_wave(m, n, tile_n):
+    # 128x256 when ceil(M/128) * ceil(N/256) >= the SM count (132 by default), else 128x128;
+    # cluster 2x1 either way (csrc/gemm/heuristics.cpp; docs/results/h200-session5/).
+    name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
+                     b_major="K", activation="gelu_tanh")
+    assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_fused_gelu_tanh", \
+        (name, why)
+
+
+def test_plan_rejects_an_unknown_activation():
+    with pytest.raises(ValueError, match="unknown activation 'tanh'"):
+        plan(90, ab="float8_e4m3fn", d="bfloat16", activation="tanh")

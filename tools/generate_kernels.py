@@ -134,9 +134,9 @@ class Kernel:
         assert self.epilogue in ("Axpby", "Fused"), self.name
         assert self.epilogue == "Fused" or self.activation == "none", self.name
         if self.schedule == "coop_fp8overlap":
-            # 128x144 (cuBLAS's tile for this product) ran out of registers: ptxas serialized
-            # every wgmma (its C7512), 2026-11-30.
-            assert self.ab in FP8 and self.tile[:2] == (128, 128), f"{self.name}: FP8, 64x128 per WG"
+            # N chunks of 192 - N/2 (csrc/gemm/sm90/fp8_overlapped_promotion.hpp, "Registers")
+            assert self.ab in FP8 and self.tile[0] == 128 and self.tile[1] in (128, 192, 256), \
+                f"{self.name}: FP8 overlap tiles are 128x128, 128x192 or 128x256"
         if self.schedule == "coop_fastaccum":
             assert self.ab in FP8 and self.epilogue == "Axpby", f"{self.name}: FastAccum is FP8"
         if self.scheduler == "streamk":
@@ -196,10 +196,10 @@ _SM90_CANDIDATES = [
 # sm90 FP8 is the exception: an accurate FP8 GEMM promotes the wgmma accumulator into an fp32
 # sum every 128 of K, which CUTLASS's FP8 mainloop does with every MMA in flight waited for, so
 # the tensor cores idle meanwhile. The project's mainloop (schedule coop_fp8overlap,
-# csrc/gemm/sm90/fp8_overlapped_promotion.hpp) overlaps the promotion with the next k-tile's
-# MMAs, at the cost of a third accumulator set: 64x128 per warp group, the 128x128 cooperative
-# tile. Measured on the H200 with benchmarks/tune.py --suite fp8 (benchmarks/results/h200/
-# tune_fp8/, 2026-11-30; ms, e4m3 -> bf16 with scales):
+# csrc/gemm/sm90/fp8_overlapped_promotion.hpp) overlaps the promotion with the next MMAs, at the
+# cost of a third accumulator set (two chunk accumulators beside the fp32 sum). Measured on the
+# H200 with benchmarks/tune.py --suite fp8 (benchmarks/results/h200/tune_fp8/, 2026-11-30; ms,
+# e4m3 -> bf16 with scales), first on 128x128 tiles (run2):
 #                              overlap c2x1  overlap c1x2  CUTLASS c2x1  CUTLASS c1x2
 #   8192^3                         0.926         0.942         1.099         0.949
 #   8192x14336x4096 (up)           0.825         0.804         0.928         0.815
@@ -207,18 +207,39 @@ _SM90_CANDIDATES = [
 #   8192^3 + C                     0.927         0.981         1.073         0.967
 #   8192^3 + bias + gelu_tanh      1.145         1.107         1.338         1.218
 #   up + bias + gelu_tanh          0.904         0.955         1.172         1.118
-# Overlap c2x1 is the default, plain and fused. Measured and dropped in the same sweep (first
-# run): 128x192x128 cooperative (2 x 96 accumulator registers; 0.98-1.05 ms at 8192^3, no gain
-# over 128x128), ping-pong 64x128 and 64x192 (1.36-1.52 ms: ping-pong runs one warp group's
+# then wider tiles with the N extent in chunks of 64 (run6; torch._scaled_mm in the same run):
+#                              128x128   128x192   128x256   _scaled_mm
+#   4096^3                      0.108     0.120     0.106      0.103
+#   8192^3                      0.878     0.826     0.810      0.750
+#   8192x14336x4096 (up)        0.772     0.771     0.772      0.697
+#   8192x4096x14336 (down)      0.738     0.733     0.704      0.685
+#   8192^3 + C                  0.934     0.954     0.860      0.887
+#   8192^3 + bias + gelu_tanh   1.081     1.036     0.909
+#   up + bias + gelu_tanh       0.971     0.967     0.907
+# tune.py's interleaved rows (2 reps a provider a round) favoured 128x256, but a side-by-side in
+# long bursts (40 reps a provider a round; the H200 runs FP8 at its power limit, 1.5-1.8 GHz)
+# did only for the fused epilogue (docs/results/h200-session5/probe_tiles2.txt; ms):
+#                              128x128   128x256   _scaled_mm
+#   8192^3                      0.927     0.942      0.846
+#   8192^3 + bias + gelu_tanh   1.160     0.998
+#   down                        0.805     0.816      0.760
+#   down + bias + gelu_tanh     0.915     0.824
+# So the default set has overlap c2x1 on 128x128 (plain and fused) and on 128x256 (fused, which
+# the planner takes when its tiles fill a wave of SMs: csrc/gemm/heuristics.cpp). Measured and
+# dropped in
+# the first sweep: ping-pong 64x128 and 64x192 (1.36-1.52 ms: ping-pong runs one warp group's
 # mainloop at a time, so each promotion's wait stalls the tensor cores outright), and CUTLASS's
 # mainloop on 128x256 (spills: a 64x256 warp-group tile needs 2 x 128 accumulator registers).
 _SM90_FP8 = dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop_fp8overlap")
+_SM90_FP8_WIDE = dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8overlap")
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other
 # cluster orientation, CUTLASS's accurate mainloop for comparison, and CUTLASS's FastAccum (no
 # promotion; torch._scaled_mm's use_fast_accum=True), which the planner never picks (it is less
 # accurate than the ops promise) but tune.py measures against _scaled_mm's own fast mode.
 _SM90_FP8_CANDIDATES = [
     dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop_fp8overlap"),
+    dict(tile=(128, 192, 128), cluster=(2, 1), schedule="coop_fp8overlap"),
+    dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8overlap"),
     dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop"),
     dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop"),
     dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fastaccum"),
@@ -236,10 +257,12 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         cfg = dict(big, tile=big["tile"][:2] + (tk,))
         p = "ci" if ci == (ab, b, cd) else preset
         out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p, **cfg))
+        # sm90 FP8, fused: the wide tile beside the 128x128 one, for problems of a wave or more
+        wide = [_SM90_FP8_WIDE] if fp8_sm90 else []
         for act in fused_acts if (ab, b, cd) == ("e4m3", "", "bf16") else ():
-            fcfg = dict(mid, tile=mid["tile"][:2] + (tk,))
-            out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k",
-                              epilogue="Fused", activation=act, preset=preset, **fcfg))
+            for fcfg in [dict(mid, tile=mid["tile"][:2] + (tk,)), *wide]:
+                out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k",
+                                  epilogue="Fused", activation=act, preset=preset, **fcfg))
     return out
 
 

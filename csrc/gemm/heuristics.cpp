@@ -131,10 +131,22 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
          const Sm90Preference& pref) {
   int r = 1000;
   if (device_arch == 90 && is_fp8(g.ab)) {
-    // FP8: the overlapped-promotion mainloop first, the 128x128 tile all FP8 kernels share
-    // (tools/generate_kernels.py, _SM90_FP8: measured 8-19% faster than CUTLASS's mainloop on
-    // the H200, benchmarks/results/h200/tune_fp8/).
-    r = k.schedule == Schedule::Sm90CooperativeFp8Overlap ? 0 : 10;
+    // FP8: the overlapped-promotion mainloop first (measured 8-19% faster than CUTLASS's on the
+    // H200, benchmarks/results/h200/tune_fp8/run1-2), cluster 2x1 (tools/generate_kernels.py,
+    // _SM90_FP8); the fused epilogue on 128x256 tiles when they fill a wave of SMs, all else on
+    // 128x128. Measured side by side in long bursts (docs/results/h200-session5/
+    // probe_tiles2.txt): with bias + gelu_tanh, 128x256 took 0.998 vs 1.160 ms at 8192^3 and
+    // 0.824 vs 0.915 ms at 8192x4096x14336; the plain product ran 1.4-1.8% faster on 128x128.
+    // Below a wave the smaller tile keeps more SMs busy (reasoned, not measured).
+    const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
+    const bool wide = g.epilogue == Epilogue::Fused &&
+                      ceil_div(g.m, 128) * ceil_div(g.n, 256) * g.l >= sms;
+    if (k.schedule != Schedule::Sm90CooperativeFp8Overlap) {
+      r = 20;
+    } else {
+      r = (k.tile_n == (wide ? 256 : 128) ? 0 : 10) +
+          (k.cluster_m == 2 && k.cluster_n == 1 ? 0 : 5);
+    }
   } else if (device_arch == 90) {
     for (size_t i = 0; i < pref.size(); ++i) {
       if (k.tile_m == pref[i].tile_m && k.tile_n == pref[i].tile_n &&
@@ -153,18 +165,13 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
 
 SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
   // Data-parallel everywhere: no problem of the sweep ran faster with split-K or stream-K by more
-  // than 3%, and CUTLASS's own heuristic mode picked them where they lost.
+  // than 3%, and CUTLASS's own heuristic mode picked them where they lost. CUTLASS's tile order
+  // (raster heuristic, no swizzle): for FP8 at 8192^3, tune.py's rows once showed swizzle 4 7%
+  // faster, but a direct side-by-side of the same kernel with swizzle 1, 4 and through the op
+  // measured all within 0.7% (docs/results/h200-session5/probe_swz.txt), so nothing is changed.
+  (void)g;
   SchedulerArgs s;
   if (k.scheduler == TileScheduler::StreamK) s.decomposition = Decomposition::DataParallel;
-  // The FP8 overlap kernels (128x128 tiles) on outputs of at least 8192 x 8192: tile-order
-  // swizzle 4, which keeps the A and B tiles that neighbouring CTAs share in L2. Measured on the
-  // H200 with benchmarks/tune.py --suite fp8 (interleaved; benchmarks/results/h200/tune_fp8/
-  // run3 and run4): e4m3 8192^3 0.800 vs 0.866 ms and 0.815 vs 0.875 ms; with beta*C 0.838 vs
-  // 0.896 and 0.926 vs 0.939 ms. Smaller outputs gained nothing (4096^3, 8192x4096: within 1.5%
-  // either way), so they keep CUTLASS's default.
-  if (k.schedule == Schedule::Sm90CooperativeFp8Overlap && g.m >= 8192 && g.n >= 8192) {
-    s.swizzle = 4;
-  }
   return s;
 }
 

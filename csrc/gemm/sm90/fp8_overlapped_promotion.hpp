@@ -10,15 +10,23 @@
 // accurate 128x128x128 cooperative kernel ran 8192^3 e4m3 in 0.93-1.03 ms, against 0.77 ms for
 // torch._scaled_mm and 0.82 ms for CUTLASS's FastAccum (no promotion) at 128x256x128.
 //
-// What: two wgmma accumulators used in turn, one k-tile (128 of K: the same promotion interval
-// as CUTLASS's default of 4 k32 MMAs) each. While the MMAs of k-tile i+1 run into one, the warp
-// group adds the other, holding k-tile i, into the fp32 sum, and only then releases k-tile i's
-// stage. The wait is warpgroup_wait<1> (k-tile i done, i+1 still in flight), never <0> inside
-// the loop. Numerics are those of the default schedule: each wgmma accumulator sums 128
-// products, starting from zero, and is added to the fp32 sum once.
+// What: the MMAs go in batches, one batch per (k-tile, N chunk): a k-tile is 128 of K (the
+// promotion interval of CUTLASS's default, 4 k32 MMAs), and the warp group's N extent is cut
+// into kChunks chunks. Two wgmma accumulators of one chunk's size take the batches in turn.
+// While batch j+1 runs into one, the warp group adds the other, holding batch j, into its chunk
+// of the fp32 sum; a k-tile's stage is released once its last chunk is added. The wait is
+// warpgroup_wait<1> (batch j done, j+1 still in flight), never <0> inside a group. Numerics are
+// those of the default schedule: every wgmma accumulator sums 128 products of one output
+// element, starting from zero, and is added to the fp32 sum once.
 //
-// Cost: a third accumulator-sized register set (main + 2), so it fits 64x128 per warp group
-// (128x128 cooperative tiles: 3 x 64 fp32 registers), not wider tiles.
+// Registers: the fp32 sum (TileN/2 per thread) plus two chunk accumulators (ChunkN/2 each)
+// must fit beside the addresses in the consumers' 232: at most 192, so ChunkN = 192 - TileN/2.
+//   128x128 tile: one chunk of 128 (3 x 64 registers)
+//   128x192 tile: two chunks of 96 (96 + 2 x 48)
+//   128x256 tile: four chunks of 64 (128 + 2 x 32)
+// Narrower MMAs read A from shared memory once per chunk, so chunks cost shared-memory bandwidth;
+// wider tiles waste less of the last wave and of partial tiles. Which wins is measured
+// (benchmarks/tune.py --suite fp8; tools/generate_kernels.py records it).
 //
 // How: a class derived from the CUTLASS collective the builder makes, redefining mma() only;
 // everything else (shared storage, TMA loads, Params, mma_tail) is the base's. It keeps the base's
@@ -41,60 +49,76 @@ struct Fp8OverlappedPromotion : Base {
   using typename Base::TensorStorage;
   using typename Base::TiledMma;
   static_assert(Base::K_PIPE_MMAS == 1, "mma_tail of the base releases exactly one stage");
-  // k-tiles per straight-line group (KLoop::group): one drain per group instead of per k-tile.
-  // Longer groups (12, 16) and a chain of shorter ones for the remainder made ptxas run out of
-  // registers (its C7512: every wgmma serialized); so did a stagger of the two warp groups'
-  // groups by half a group, which also measured slower with single k-tiles for the offset (H200,
-  // 2026-11-30, docs/results/h200-session5/). 8 then single k-tiles compile clean.
-  static constexpr int Group = 8;
+
+  static constexpr int kTileN = cute::size<1>(typename Base::TileShape{});
+  static constexpr int kTileK = cute::size<2>(typename Base::TileShape{});
+  static constexpr int kChunkN = kTileN == 128 ? 128 : 64;  // see "Registers" above
+  static_assert(kTileN % kChunkN == 0, "a tile N of 128, 192 or 256");
+  static constexpr int kChunks = kTileN / kChunkN;
+  static constexpr int kWarpGroups = cute::size(TiledMma{}) / cutlass::NumThreadsPerWarpGroup;
+  // The MMA of one chunk: the builder's, narrowed to ChunkN (the same warp-group layout).
+  using ChunkMma = decltype(cute::make_tiled_mma(
+      cute::GMMA::ss_op_selector<typename Base::ElementA, typename Base::ElementB, float,
+                                 cute::Shape<cute::_64, cute::Int<kChunkN>, cute::Int<kTileK>>,
+                                 cute::GMMA::Major::K, cute::GMMA::Major::K>(),
+      cute::Layout<cute::Shape<cute::Int<kWarpGroups>, cute::_1, cute::_1>>{}));
+
+  // Batches per straight-line group (KLoop::group): one drain per group instead of per batch.
+  // 8 batches (8 k-tiles of one chunk) compile clean. Groups of 12 or 16, a chain of shorter
+  // groups for the remainder, or a stagger of the two warp groups' groups by half a group made
+  // ptxas run out of registers (its C7512: every wgmma serialized; 2026-11-30).
+  static constexpr int kGroupTiles = cute::max(1, 8 / kChunks);
 
   // The k-loop's state and steps. Member functions (CUTLASS_DEVICE: forced inline), not
   // lambdas: nvcc's inliner gave up on a large generic lambda holding a group of 8 k-tiles once
   // more group lengths were instantiated, and the outlined call put the accumulators in local
   // memory and made ptxas wait for every wgmma (seen in SASS: a CALL, STL/LDL, and one
   // WARPGROUP.DEPBAR 0 per QGMMA).
-  template <class TensorA, class TensorB, class Accum>
+  template <class TensorA, class TensorB, class Accum, class Part>
   struct KLoop {
     MainloopPipeline& pipeline;
     PipelineState& read;
     PipelineState release_state;
-    TiledMma& tiled_mma;
-    TensorA& tCrA;
-    TensorB& tCrB;
-    Accum& accum;
-    decltype(cute::make_fragment_like(std::declval<Accum&>())) part0, part1;
+    ChunkMma& mma;
+    TensorA& tCrA;  // (MMA, 1, K, PIPE)
+    TensorB& tCrB;  // (MMA, kChunks, K, PIPE)
+    Accum& accum;   // the fp32 sum: kChunks consecutive runs of size(Part) registers
+    Part part0, part1;
 
     template <int P> CUTLASS_DEVICE auto& part() {
       if constexpr (P % 2 == 0) return part0; else return part1;
     }
 
-    // Issues the MMAs of the next k-tile into part P (starting from zero), as one batch.
-    template <int P>
+    // Issues batch J of a group (its k-tile's chunk J % kChunks) into part J % 2, from zero.
+    template <int J>
     CUTLASS_DEVICE void issue() {
       using namespace cute;
-      auto& p = part<P>();
-      pipeline.consumer_wait(read, pipeline.consumer_try_wait(read));
+      constexpr int chunk = J % kChunks;
+      auto& p = part<J>();
+      // The k-tile's stage: `read` moves on after its last chunk.
+      if constexpr (chunk == 0) pipeline.consumer_wait(read, pipeline.consumer_try_wait(read));
       const int stage = read.index();
-      tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+      mma.accumulate_ = GMMA::ScaleOut::Zero;
       warpgroup_fence_operand(p);
       warpgroup_arrive();
       CUTLASS_PRAGMA_UNROLL
       for (int kb = 0; kb < size<2>(tCrA); ++kb) {
-        cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, stage), p);
-        tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+        cute::gemm(mma, tCrA(_, 0, kb, stage), tCrB(_, chunk, kb, stage), p(_, 0, 0));
+        mma.accumulate_ = GMMA::ScaleOut::One;
       }
       warpgroup_commit_batch();
       warpgroup_fence_operand(p);
-      ++read;
+      if constexpr (chunk == kChunks - 1) ++read;
     }
 
-    // Adds finished part P into the fp32 sum.
-    template <int P>
+    // Adds finished batch J into its chunk of the fp32 sum.
+    template <int J>
     CUTLASS_DEVICE void promote() {
-      auto& p = part<P>();
+      constexpr int offset = (J % kChunks) * cute::size(Part{});
+      auto& p = part<J>();
       cute::warpgroup_fence_operand(p);
       CUTLASS_PRAGMA_UNROLL
-      for (int i = 0; i < cute::size(accum); ++i) accum(i) += p(i);
+      for (int i = 0; i < cute::size(p); ++i) accum(offset + i) += p(i);
     }
 
     CUTLASS_DEVICE void release() {
@@ -102,25 +126,26 @@ struct Fp8OverlappedPromotion : Base {
       ++release_state;
     }
 
-    // N k-tiles as straight-line code: tile j runs into part j%2 while tile j-1 is promoted.
-    // The group ends with warpgroup_wait<0> (one stall per group), so no accumulator is read
-    // across a loop's back edge: ptxas cannot follow warpgroup_wait<1> over a back edge and
-    // would serialize every wgmma instead (its warning C7514, seen with a rolled two-tile loop).
-    // is_last: the group holds the mainloop's last k-tile, whose stage the base's mma_tail()
-    // releases.
+    // N k-tiles (N * kChunks batches) as straight-line code: batch j runs into part j%2 while
+    // batch j-1 is added. The group ends with warpgroup_wait<0> (one drain per group), so no
+    // accumulator is read across a loop's back edge: ptxas cannot follow warpgroup_wait<1> over
+    // a back edge and would serialize every wgmma instead (its warning C7514, seen with a rolled
+    // two-tile loop). is_last: the group holds the mainloop's last k-tile, whose stage the base's
+    // mma_tail() releases.
     template <int N, int J = 0>
     CUTLASS_DEVICE void group(bool is_last) {
+      constexpr int kBatches = N * kChunks;
       issue<J>();
       if constexpr (J > 0) {
-        cute::warpgroup_wait<1>();  // tile J-1 done, tile J in flight
+        cute::warpgroup_wait<1>();  // batch J-1 done, batch J in flight
         promote<J - 1>();
-        release();
+        if constexpr ((J - 1) % kChunks == kChunks - 1) release();  // k-tile's last chunk
       }
-      if constexpr (J + 1 < N) {
+      if constexpr (J + 1 < kBatches) {
         group<N, J + 1>(is_last);
       } else {
         cute::warpgroup_wait<0>();
-        promote<N - 1>();
+        promote<kBatches - 1>();
         if (!is_last) release();
       }
     }
@@ -134,25 +159,30 @@ struct Fp8OverlappedPromotion : Base {
     static_assert(is_rmem<FrgTensorC>::value, "the accumulator lives in registers");
     Tensor sA = make_tensor(make_smem_ptr(shared_tensors.smem_A.data()), SmemLayoutA{});
     Tensor sB = make_tensor(make_smem_ptr(shared_tensors.smem_B.data()), SmemLayoutB{});
-    constexpr int kWarpGroups = size(TiledMma{}) / cutlass::NumThreadsPerWarpGroup;
     Layout warp_groups = make_layout(Int<kWarpGroups>{}, Int<cutlass::NumThreadsPerWarpGroup>{});
     const int warp_group = __shfl_sync(0xffffffff, thread_idx / cutlass::NumThreadsPerWarpGroup, 0);
-    TiledMma tiled_mma;
-    auto thread_mma = tiled_mma.get_slice(warp_groups(warp_group));
-    Tensor tCrA = thread_mma.make_fragment_A(thread_mma.partition_A(sA));  // (MMA,M,K,PIPE)
-    Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));  // (MMA,N,K,PIPE)
-    CUTE_STATIC_ASSERT_V(size<1>(tCrA) == size<1>(accum));
-    CUTE_STATIC_ASSERT_V(size<1>(tCrB) == size<2>(accum));
+    ChunkMma chunk_mma;
+    auto thread_mma = chunk_mma.get_slice(warp_groups(warp_group));
+    Tensor tCrA = thread_mma.make_fragment_A(thread_mma.partition_A(sA));  // (MMA,1,K,PIPE)
+    Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));  // (MMA,kChunks,K,PIPE)
+    // One chunk's accumulator; the fp32 sum (the builder's layout, MMA_N = 1 or kChunks) holds
+    // the chunks in order, each as consecutive registers: a wgmma accumulator's registers run
+    // along N in groups of 8 columns (value (i, j, n) is column 8n + 2 (lane % 4) + i).
+    Tensor part = partition_fragment_C(chunk_mma, Shape<Int<size<0>(typename Base::TileShape{})>,
+                                                        Int<kChunkN>>{});
+    CUTE_STATIC_ASSERT_V(size<1>(tCrA) == Int<1>{});
+    CUTE_STATIC_ASSERT_V(size<1>(tCrB) == Int<kChunks>{});
+    CUTE_STATIC_ASSERT_V(size(part) * Int<kChunks>{} == size(accum));
 
     clear(accum);
     if (k_tile_count <= 0) return;
-    KLoop<decltype(tCrA), decltype(tCrB), FrgTensorC> loop{
-        pipeline, smem_pipe_read, smem_pipe_read, tiled_mma, tCrA, tCrB, accum,
-        make_fragment_like(accum), make_fragment_like(accum)};
+    KLoop<decltype(tCrA), decltype(tCrB), FrgTensorC, decltype(part)> loop{
+        pipeline, smem_pipe_read, smem_pipe_read, chunk_mma, tCrA, tCrB, accum,
+        make_fragment_like(part), make_fragment_like(part)};
 
     int k = k_tile_count;
     CUTLASS_PRAGMA_NO_UNROLL
-    for (; k >= Group; k -= Group) loop.template group<Group>(k == Group);
+    for (; k >= kGroupTiles; k -= kGroupTiles) loop.template group<kGroupTiles>(k == kGroupTiles);
     CUTLASS_PRAGMA_NO_UNROLL
     for (; k > 0; --k) loop.template group<1>(k == 1);
     // The last k-tile's stage is released by the base's mma_tail().
