@@ -20,13 +20,15 @@
 // element, starting from zero, and is added to the fp32 sum once.
 //
 // Registers: the fp32 sum (TileN/2 per thread) plus two chunk accumulators (ChunkN/2 each)
-// must fit beside the addresses in the consumers' 232: at most 192, so ChunkN = 192 - TileN/2.
+// must fit beside the addresses in the consumers' 232, about 192 at most:
 //   128x128 tile: one chunk of 128 (3 x 64 registers)
-//   128x192 tile: two chunks of 96 (96 + 2 x 48)
-//   128x256 tile: four chunks of 64 (128 + 2 x 32)
-// Narrower MMAs read A from shared memory once per chunk, so chunks cost shared-memory bandwidth;
-// wider tiles waste less of the last wave and of partial tiles. Which wins is measured
-// (benchmarks/tune.py --suite fp8; tools/generate_kernels.py records it).
+//   128x256 tile: four chunks of 64 (128 + 2 x 32); ptxas keeps a few scalars in local memory
+//                 (per group and per tile, none between batches: blackwell_ops/sass.py)
+// (128x192 in two chunks of 96 spilled inside the k-loop; in three of 64 it compiled clean but
+// was never the fastest.) Narrower MMAs read A from shared memory once per chunk, so chunks cost
+// shared-memory bandwidth; wider tiles amortize the epilogue over more MMAs. Measured on the
+// H200 side by side (docs/results/h200-session5/probe_tiles2.txt): 128x256 is 8-16% faster
+// with the fused epilogue, 1.4-1.8% slower for the plain product (csrc/gemm/heuristics.cpp).
 //
 // How: a class derived from the CUTLASS collective the builder makes, redefining mma() only;
 // everything else (shared storage, TMA loads, Params, mma_tail) is the base's. It keeps the base's
@@ -53,7 +55,7 @@ struct Fp8OverlappedPromotion : Base {
   static constexpr int kTileN = cute::size<1>(typename Base::TileShape{});
   static constexpr int kTileK = cute::size<2>(typename Base::TileShape{});
   static constexpr int kChunkN = kTileN == 128 ? 128 : 64;  // see "Registers" above
-  static_assert(kTileN % kChunkN == 0, "a tile N of 128, 192 or 256");
+  static_assert(kTileN == 128 || kTileN == 256, "tiles of 128x128 or 128x256");
   static constexpr int kChunks = kTileN / kChunkN;
   static constexpr int kWarpGroups = cute::size(TiledMma{}) / cutlass::NumThreadsPerWarpGroup;
   // The MMA of one chunk: the builder's, narrowed to ChunkN (the same warp-group layout).
