@@ -194,7 +194,8 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=pathlib.Path, required=True)
     p.add_argument("--schedules", default=",".join(PERSISTENT_SCHEDULES),
                    help="run-time schedules tried on persistent kernels, comma-separated, from: "
-                        + ", ".join(SCHEDULES) + " (stream-K kernels take all)")
+                        + ", ".join(SCHEDULES) + " (stream-K kernels take all; gemm_fused cases "
+                        "run through the op with the planner's own schedule)")
     args = p.parse_args(argv)
     persistent = tuple(args.schedules.split(","))
     for name in persistent:

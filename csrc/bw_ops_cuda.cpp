@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <unordered_set>
@@ -165,15 +166,17 @@ int device_arch(const at::Tensor& t) {
   return props->major * 10 + props->minor;
 }
 
-// pin_kernel's kernel: the planner's only candidate while set (tuning).
-std::optional<Candidates>& pinned_candidates() {
-  static std::optional<Candidates> pinned;
+// pin_kernel's kernel: the planner's only candidate while set (tuning). Shared, and read with
+// an atomic load, so a call that planned with it keeps its set alive if pin_kernel replaces it
+// meanwhile (ops run without the GIL, e.g. on autograd's threads).
+std::shared_ptr<const Candidates>& pinned_candidates() {
+  static std::shared_ptr<const Candidates> pinned;
   return pinned;
 }
 
 // Chooses the kernel for a described call (r.args filled, r.reason empty).
 Route plan_route(Route r, int arch) {
-  const std::optional<Candidates>& pinned = pinned_candidates();
+  const std::shared_ptr<const Candidates> pinned = std::atomic_load(&pinned_candidates());
   const Candidates& set = pinned ? *pinned : planner_candidates();
   gemm::Plan p = gemm::plan(r.args, arch, set.configs);
   if (p.index < 0) {
@@ -353,15 +356,14 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
 }
 
 void pin_kernel(const std::string& kernel_name) {
-  if (kernel_name.empty()) {
-    pinned_candidates().reset();
-    return;
+  std::shared_ptr<Candidates> one;
+  if (!kernel_name.empty()) {
+    const KernelEntry* found = find_kernel(kernel_name);
+    TORCH_CHECK(found != nullptr, "pin_kernel: no compiled kernel named ", kernel_name);
+    one = std::make_shared<Candidates>();
+    one->add(found);
   }
-  const KernelEntry* found = find_kernel(kernel_name);
-  TORCH_CHECK(found != nullptr, "pin_kernel: no compiled kernel named ", kernel_name);
-  Candidates one;
-  one.add(found);
-  pinned_candidates() = std::move(one);
+  std::atomic_store(&pinned_candidates(), std::shared_ptr<const Candidates>(std::move(one)));
 }
 
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(

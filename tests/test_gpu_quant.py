@@ -209,7 +209,7 @@ def test_fp32_inputs_use_tf32_kernels_only_when_allowed():
 @pytest.mark.parametrize("kernel", FUSED)
 @pytest.mark.parametrize("with_extras", [True, False], ids=["bias_c_x_y", "plain"])
 def test_fused_fp8_kernel_vs_reference(kernel, with_extras):
-    m, n, k = 384, 512, 1408  # 11 k-tiles of 128: a group of 8 and 3 single (see SHAPES)
+    m, n, k = 384, 512, 1408  # 11 k-tiles of 128: groups and single k-tiles (see SHAPES)
     cd = kernel_dtype(kernel["cd"])
     act = kernel["activation"]
     g = torch.Generator(device="cuda").manual_seed(7)

@@ -191,10 +191,10 @@ def test_sm90_fp8_plain_product_takes_the_128x128_overlap_kernel(m, n):
 
 
 @pytest.mark.parametrize("m,n,tile_n", [(8192, 8192, 256), (8192, 4096, 256), (4096, 4096, 256),
-                                        (1024, 2048, 128), (128, 4096, 128)])
+                                        (1024, 2048, 128), (128, 4096, 128), (65536, 128, 128)])
 def test_sm90_fp8_fused_takes_the_wide_tile_when_it_fills_a_wave(m, n, tile_n):
-    # 128x256 when ceil(M/128) * ceil(N/256) >= the SM count (132 by default), else 128x128;
-    # cluster 2x1 either way (csrc/gemm/heuristics.cpp; docs/results/h200-session5/).
+    # 128x256 when N > 128 and ceil(M/128) * ceil(N/256) >= the SM count (132 by default), else
+    # 128x128; cluster 2x1 either way (csrc/gemm/heuristics.cpp; docs/results/h200-session5/).
     name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
                      b_major="K", activation="gelu_tanh")
     assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_fused_gelu_tanh", \

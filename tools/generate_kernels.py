@@ -50,8 +50,8 @@ SCHEDULES = {
     # name: (arch, C++ policy type, KernelConfig enumerator)
     "coop": (90, "bw::gemm::sm90::Cooperative", "Schedule::Sm90Cooperative"),
     "pingpong": (90, "bw::gemm::sm90::Pingpong", "Schedule::Sm90Pingpong"),
-    # FP8 only: the accurate mainloop with each promotion overlapped with the next k-tile's MMAs
-    # (csrc/gemm/sm90/fp8_overlapped_promotion.hpp); 64x128 per warp group at most.
+    # FP8 only: the accurate mainloop with each promotion overlapped with the next MMAs
+    # (csrc/gemm/sm90/fp8_overlapped_promotion.hpp); 128x128 or 128x256 tiles.
     "coop_fp8overlap": (90, "bw::gemm::sm90::CooperativeFp8Overlap",
                         "Schedule::Sm90CooperativeFp8Overlap"),
     # FP8 only: CUTLASS's FP8FastAccum cooperative mainloop, which accumulates in the wgmma's own

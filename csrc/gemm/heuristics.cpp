@@ -139,7 +139,8 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     // 0.824 vs 0.915 ms at 8192x4096x14336; the plain product ran 1.4-1.8% faster on 128x128.
     // Below a wave the smaller tile keeps more SMs busy (reasoned, not measured).
     const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
-    const bool wide = g.epilogue == Epilogue::Fused &&
+    // (N <= 128: a 256-wide tile would only add empty chunks of MMAs.)
+    const bool wide = g.epilogue == Epilogue::Fused && g.n > 128 &&
                       ceil_div(g.m, 128) * ceil_div(g.n, 256) * g.l >= sms;
     if (k.schedule != Schedule::Sm90CooperativeFp8Overlap) {
       r = 20;

@@ -167,9 +167,10 @@ struct Fp8OverlappedPromotion : Base {
     auto thread_mma = chunk_mma.get_slice(warp_groups(warp_group));
     Tensor tCrA = thread_mma.make_fragment_A(thread_mma.partition_A(sA));  // (MMA,1,K,PIPE)
     Tensor tCrB = thread_mma.make_fragment_B(thread_mma.partition_B(sB));  // (MMA,kChunks,K,PIPE)
-    // One chunk's accumulator; the fp32 sum (the builder's layout, MMA_N = 1 or kChunks) holds
-    // the chunks in order, each as consecutive registers: a wgmma accumulator's registers run
-    // along N in groups of 8 columns (value (i, j, n) is column 8n + 2 (lane % 4) + i).
+    // One chunk's accumulator; the fp32 sum (the builder's layout: one 64xTileN atom per warp
+    // group) holds the chunks in order, each as consecutive registers: a wgmma accumulator's
+    // registers run along N in groups of 8 columns (value (i, j, n) is column 8n + 2 (lane % 4)
+    // + i), so registers [c * size(part), (c + 1) * size(part)) are chunk c's columns.
     Tensor part = partition_fragment_C(chunk_mma, Shape<Int<size<0>(typename Base::TileShape{})>,
                                                         Int<kChunkN>>{});
     CUTE_STATIC_ASSERT_V(size<1>(tCrA) == Int<1>{});
