@@ -19,6 +19,7 @@ planner's choice, cuBLAS) and command.txt.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import pathlib
 import shlex
@@ -128,6 +129,16 @@ def timed_rows(case, entries, timer, reps):
     return rows
 
 
+@contextlib.contextmanager
+def pinned_to(name: str):
+    """The planner pinned to one kernel (_C.pin_kernel) inside the block."""
+    _C.pin_kernel(name)
+    try:
+        yield
+    finally:
+        _C.pin_kernel("")
+
+
 def tune_fused_case(case, timer, reps):
     """A bw.gemm_fused case: each fitting fused kernel through the op, the planner pinned to it
     (_C.pin_kernel; run_kernel launches gemm_axpby kernels only), with the planner's own run-time
@@ -142,26 +153,20 @@ def tune_fused_case(case, timer, reps):
     planned = bench_gemm.explain_path(case, a, b, c, bias, x, out_dt, scales)
     rows, wrong, entries = [], [], []
     for k in fitting_kernels(case):
-        _C.pin_kernel(k["name"])
-        try:
+        with pinned_to(k["name"]):
             path = bench_gemm.explain_path(case, a, b, c, bias, x, out_dt, scales)
             if not path.startswith("kernel: " + k["name"]):
                 rows.append(dict(case=case.name, kernel=k["name"], schedule="planner", error=path))
                 continue
             d = op()
             d = d[0] if case.return_y else d
-        finally:
-            _C.pin_kernel("")
         err = rel_err(d, ref)
         if not err <= tol:
             wrong.append(f"{case.name} {k['name']}: rel err {err:.3g} > {tol}")
 
         def pinned(name=k["name"]):
-            _C.pin_kernel(name)
-            try:
+            with pinned_to(name):
                 return op()
-            finally:
-                _C.pin_kernel("")
         entries.append((dict(case=case.name, kernel=k["name"], schedule="planner", rel_err=err),
                         pinned))
     fns["planner"] = op
