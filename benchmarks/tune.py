@@ -141,7 +141,7 @@ def pinned_to(name: str):
 
 def tune_fused_case(case, timer, reps):
     """A bw.gemm_fused case: each fitting fused kernel through the op, the planner pinned to it
-    (_C.pin_kernel; run_kernel launches gemm_axpby kernels only), with the planner's own run-time
+    (_C.pin_kernel: the op's host path included, as users see it), with the planner's own run-time
     schedule; then the op unpinned and the case's peers (bench_gemm's defaults)."""
     a, b, c, out_dt = bench_gemm.make_operands(case, "cuda")
     bias, x = bench_gemm.make_fused_extras(case, "cuda", out_dt)

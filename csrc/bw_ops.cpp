@@ -51,6 +51,15 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
   TORCH_CHECK(false, "run_kernel: this build has no CUDA kernels (no ", kernel_name, ")");
 }
 
+std::tuple<std::string, std::optional<std::tuple<at::Tensor, at::Tensor>>> run_kernel_gemm_fused(
+    const at::Tensor&, const at::Tensor&, const std::optional<at::Tensor>&,
+    const std::optional<at::Tensor>&, const std::optional<at::Tensor>&, double, double, double,
+    const std::string&, bool, std::optional<at::ScalarType>, const std::optional<at::Tensor>&,
+    const std::optional<at::Tensor>&, const std::string& kernel_name, bool,
+    const gemm::SchedulerArgs*) {
+  TORCH_CHECK(false, "run_kernel_fused: this build has no CUDA kernels (no ", kernel_name, ")");
+}
+
 void pin_kernel(const std::string& kernel_name) {
   TORCH_CHECK(false, "pin_kernel: this build has no CUDA kernels (no ", kernel_name, ")");
 }

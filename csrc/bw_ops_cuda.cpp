@@ -366,64 +366,80 @@ void pin_kernel(const std::string& kernel_name) {
   std::atomic_store(&pinned_candidates(), std::shared_ptr<const Candidates>(std::move(one)));
 }
 
+namespace {
+
+// run_kernel's steps once the call is described in g: the kernel must fit it (types, layout,
+// epilogue, activation; its arch when launching); then can_implement, the workspace and the run
+// (launch == false: the host steps only). Returns "ok: ..." or what failed.
+std::string run_entry(const KernelEntry& entry, GemmArgs& g, const at::Tensor& a, bool launch,
+                      const gemm::SchedulerArgs* sched) {
+  std::string why = gemm::kernel_precondition_failure(g);
+  if (!why.empty()) return "precondition: " + why;
+  const gemm::KernelConfig& k = entry.config;
+  if (k.ab != g.ab || k.b != g.b_dtype || k.cd != g.d_dtype || k.a_major != g.a_major ||
+      k.b_major != g.b_major) {
+    return "mismatch: the kernel's types or layout differ from the problem's";
+  }
+  if (k.epilogue != g.epilogue) {
+    return k.epilogue == gemm::Epilogue::Fused
+               ? "mismatch: a fused-epilogue kernel (run it with run_kernel_fused)"
+               : "mismatch: a gemm_axpby kernel (run it with run_kernel)";
+  }
+  if (k.activation != g.activation) {
+    return std::string("mismatch: the kernel's activation is ") +
+           gemm::activation_name(k.activation) + ", the call's " +
+           gemm::activation_name(g.activation);
+  }
+  if (launch && device_arch(a) != k.arch) {
+    return "wrong arch: the kernel is sm_" + std::to_string(k.arch) + "a";
+  }
+  g.sched = sched ? *sched : gemm::schedule_for(g, k);
+  gemm::Status st = entry.ops.can_implement(g);
+  if (!st.ok) return "can_implement: " + st.message;
+  const size_t ws_bytes = entry.ops.workspace_size(g);
+  at::Tensor workspace = at::empty({static_cast<int64_t>(std::max<size_t>(ws_bytes, 1))},
+                                   a.options().dtype(at::kByte));
+  make_context_current(a);
+  st = entry.ops.run(g, workspace.data_ptr(),
+                     at::cuda::getCurrentCUDAStream(a.device().index()).stream(), launch);
+  if (!st.ok) return (launch ? "launch: " : "host path: ") + st.message;
+  return "ok: workspace " + std::to_string(ws_bytes) + " bytes";
+}
+
+const KernelEntry& named_kernel(const at::Tensor& a, const std::string& kernel_name) {
+  TORCH_CHECK(a.is_cuda(), "run_kernel: tensors must be on a CUDA device");
+  const KernelEntry* entry = find_kernel(kernel_name);
+  TORCH_CHECK(entry != nullptr, "run_kernel: no compiled kernel named ", kernel_name);
+  return *entry;
+}
+
+}  // namespace
+
 std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c, double alpha,
     double beta, std::optional<at::ScalarType> out_dtype, const std::optional<at::Tensor>& scale_a,
     const std::optional<at::Tensor>& scale_b, const std::string& kernel_name, bool launch,
     const gemm::SchedulerArgs* sched) {
   const GemmAxpbyShape s = check_gemm_axpby(a, b, c, alpha, beta, out_dtype, scale_a, scale_b);
-  TORCH_CHECK(a.is_cuda(), "run_kernel: tensors must be on a CUDA device");
+  const KernelEntry& entry = named_kernel(a, kernel_name);
   const c10::cuda::CUDAGuard guard(a.device());
-  const KernelEntry* entry = find_kernel(kernel_name);
-  TORCH_CHECK(entry != nullptr, "run_kernel: no compiled kernel named ", kernel_name);
   at::Tensor d = at::empty(s.out_sizes(), a.options().dtype(s.out_dtype));
   GemmArgs g;
-  std::string why = make_args(a, b, c, alpha, beta, s, d.data_ptr(), &g);
+  const std::string why = make_args(a, b, c, alpha, beta, s, d.data_ptr(), &g);
   if (!why.empty()) return {"not describable: " + why, at::Tensor()};
-  why = gemm::kernel_precondition_failure(g);
-  if (!why.empty()) return {"precondition: " + why, at::Tensor()};
-  const gemm::KernelConfig& k = entry->config;
-  if (k.ab != g.ab || k.b != g.b_dtype || k.cd != g.d_dtype || k.a_major != g.a_major ||
-      k.b_major != g.b_major) {
-    return {"mismatch: the kernel's types or layout differ from the problem's", at::Tensor()};
-  }
-  if (k.epilogue != gemm::Epilogue::Axpby) {
-    return {"mismatch: a fused-epilogue kernel (run it through bw.gemm_fused)", at::Tensor()};
-  }
-  if (launch && device_arch(a) != k.arch) {
-    return {"wrong arch: the kernel is sm_" + std::to_string(k.arch) + "a", at::Tensor()};
-  }
-  g.sched = sched ? *sched : gemm::schedule_for(g, k);
-  gemm::Status st = entry->ops.can_implement(g);
-  if (!st.ok) return {"can_implement: " + st.message, at::Tensor()};
-  const size_t ws_bytes = entry->ops.workspace_size(g);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(std::max<size_t>(ws_bytes, 1))},
-                                   a.options().dtype(at::kByte));
-  make_context_current(a);
-  st = entry->ops.run(g, workspace.data_ptr(),
-                      at::cuda::getCurrentCUDAStream(a.device().index()).stream(), launch);
-  if (!st.ok) return {(launch ? "launch: " : "host path: ") + st.message, at::Tensor()};
-  return {"ok: workspace " + std::to_string(ws_bytes) + " bytes", launch ? d : at::Tensor()};
+  std::string msg = run_entry(entry, g, a, launch, sched);
+  const bool ran = launch && msg.rfind("ok", 0) == 0;
+  return {std::move(msg), ran ? d : at::Tensor()};
 }
 
 namespace {
-
-gemm::Activation to_gemm_activation(Activation a) {
-  switch (a) {
-    case Activation::ReLU: return gemm::Activation::Relu;
-    case Activation::GeluTanh: return gemm::Activation::GeluTanh;
-    case Activation::GeluErf: return gemm::Activation::GeluErf;
-    case Activation::SiLU: return gemm::Activation::Silu;
-    default: return gemm::Activation::None;
-  }
-}
 
 // The fused epilogue's extra operands in the kernels' terms; why they cannot be ("" when they can).
 std::string describe_fused(const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x,
                            double x_factor, const GemmFusedShape& s, void* y_ptr,
                            GemmArgs* g) {
   g->epilogue = gemm::Epilogue::Fused;
-  g->activation = to_gemm_activation(s.act);
+  g->activation = s.act;
   const at::ScalarType out = s.gemm.out_dtype;
   if (s.has_bias) {
     if (bias->scalar_type() != out) {
@@ -467,6 +483,30 @@ Route fused_route(const at::Tensor& a, const at::Tensor& b, const std::optional<
 }
 
 }  // namespace
+
+std::tuple<std::string, std::optional<std::tuple<at::Tensor, at::Tensor>>> run_kernel_gemm_fused(
+    const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
+    const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x, double alpha,
+    double beta, double x_factor, const std::string& activation, bool return_y,
+    std::optional<at::ScalarType> out_dtype, const std::optional<at::Tensor>& scale_a,
+    const std::optional<at::Tensor>& scale_b, const std::string& kernel_name, bool launch,
+    const gemm::SchedulerArgs* sched) {
+  const GemmFusedShape s = check_gemm_fused(a, b, c, bias, x, alpha, beta, x_factor, activation,
+                                            return_y, out_dtype, scale_a, scale_b);
+  const KernelEntry& entry = named_kernel(a, kernel_name);
+  const c10::cuda::CUDAGuard guard(a.device());
+  const GemmAxpbyShape& gs = s.gemm;
+  at::Tensor d = at::empty(gs.out_sizes(), a.options().dtype(gs.out_dtype));
+  at::Tensor y = s.return_y ? at::empty(gs.out_sizes(), a.options().dtype(gs.out_dtype))
+                            : at::empty({0}, a.options().dtype(gs.out_dtype));
+  GemmArgs g;
+  std::string why = make_args(a, b, c, alpha, beta, gs, d.data_ptr(), &g);
+  if (why.empty()) why = describe_fused(bias, x, x_factor, s, y.data_ptr(), &g);
+  if (!why.empty()) return {"not describable: " + why, std::nullopt};
+  std::string msg = run_entry(entry, g, a, launch, sched);
+  const bool ran = launch && msg.rfind("ok", 0) == 0;
+  return {std::move(msg), ran ? std::make_optional(std::make_tuple(d, y)) : std::nullopt};
+}
 
 std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
                                const std::optional<at::Tensor>& c,

@@ -70,12 +70,9 @@ py::tuple plan_py(py::dict problem, int device_arch, const std::string& table,
   if (problem.contains("activation")) {  // a bw.gemm_fused problem
     const std::string act = problem["activation"].cast<std::string>();
     g.epilogue = Epilogue::Fused;
-    bool known = false;
-    for (Activation a : {Activation::None, Activation::Relu, Activation::GeluTanh,
-                         Activation::GeluErf, Activation::Silu}) {
-      if (act == activation_name(a)) g.activation = a, known = true;
+    if (!parse_activation(act, &g.activation)) {
+      throw py::value_error("unknown activation '" + act + "'");
     }
-    if (!known) throw py::value_error("unknown activation '" + act + "'");
   }
   auto operand = [&](const char* key, int64_t rows, int64_t cols, bool row_major) {
     Operand op;
@@ -188,6 +185,20 @@ py::tuple run_kernel_py(const at::Tensor& a, const at::Tensor& b, py::object c, 
   return py::make_tuple(message, d.defined() ? py::cast(d) : py::none());
 }
 
+py::tuple run_kernel_fused_py(const at::Tensor& a, const at::Tensor& b, py::object c,
+                              py::object bias, py::object x, double alpha, double beta,
+                              double x_factor, const std::string& activation, bool return_y,
+                              py::object out_dtype, const std::string& kernel, bool launch,
+                              py::object schedule, py::object scale_a, py::object scale_b) {
+  std::optional<SchedulerArgs> sched;
+  if (!schedule.is_none()) sched = parse_schedule(schedule.cast<py::dict>());
+  auto [message, dy] = bw::ops::run_kernel_gemm_fused(
+      a, b, optional_tensor(c), optional_tensor(bias), optional_tensor(x), alpha, beta, x_factor,
+      activation, return_y, optional_dtype(out_dtype), optional_tensor(scale_a),
+      optional_tensor(scale_b), kernel, launch, sched ? &*sched : nullptr);
+  return py::make_tuple(message, dy ? py::cast(*dy) : py::none());
+}
+
 }  // namespace
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
@@ -231,6 +242,13 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "Run one named compiled kernel, bypassing the planner; launch=False runs only its host "
         "steps (a dry run, for another arch's kernels). schedule: a dict overriding the "
         "planner's run-time scheduling. Returns (message, D or None). For tests and tuning.");
+  m.def("run_kernel_fused", &run_kernel_fused_py, py::arg("a"), py::arg("b"), py::arg("c"),
+        py::arg("bias"), py::arg("x"), py::arg("alpha"), py::arg("beta"), py::arg("x_factor"),
+        py::arg("activation"), py::arg("return_y"), py::arg("out_dtype"), py::arg("kernel"),
+        py::arg("launch"), py::arg("schedule") = py::none(), py::arg("scale_a") = py::none(),
+        py::arg("scale_b") = py::none(),
+        "run_kernel for the fused-epilogue kernels: gemm_fused's arguments. Returns (message, "
+        "(D, Y) or None).");
   m.def("_warn_once", &bw::ops::warn_once, py::arg("message"),
         "The one-time warning the ops use (exposed for tests).");
   m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled",

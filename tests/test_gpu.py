@@ -16,7 +16,7 @@ DT = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.flo
 
 
 # The 16-bit axpby kernels; the fused-epilogue ones are tested through bw.gemm_fused in
-# tests/test_gpu_fused.py (run_kernel speaks gemm_axpby's arguments only), the 8-bit and tf32
+# tests/test_gpu_fused.py (and by name through run_kernel_fused there), the 8-bit and tf32
 # ones in tests/test_gpu_quant.py.
 KERNELS = kernel_params([k for k in kernels_for_this_gpu("axpby") if k["ab"] in DT],
                         "no compiled 16-bit axpby kernel for this GPU (or no GPU)")

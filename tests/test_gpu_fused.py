@@ -93,3 +93,27 @@ def test_fused_kernel_path_in_training(kernel):
     for got, want, name in ((x.grad, x64.grad, "dx"), (w.grad, w64.grad, "dW"),
                             (bias.grad, b64.grad, "dbias")):
         assert_close(got, want, 3 * TOL[dt], f"{kernel['name']} {name}")
+
+
+@pytest.mark.parametrize("kernel", FUSED_KERNELS)
+def test_run_kernel_fused_matches_the_op(kernel):
+    """_C.run_kernel_fused (tests and tuning: one named kernel, no planner) launches the same
+    kernel the op takes: the same D and Y bit for bit, and both match the fp64 reference."""
+    dt = DT[kernel["ab"]]
+    m, n, k = 300, 520, 1000
+    g = torch.Generator(device="cuda").manual_seed(11)
+    a = rand((m, k), dt, "cuda", g)
+    b = rand((k, n), dt, "cuda", g, transposed=True)
+    c, x = rand((m, n), dt, "cuda", g), rand((m, n), dt, "cuda", g)
+    bias = rand((n,), dt, "cuda", g)
+    args = (a, b, c, bias, x, 1.25, 0.5, 3.0, kernel["activation"], True, None)
+    assert _C.explain_fused(*args) == f"kernel: {kernel['name']}"
+    msg, out = _C.run_kernel_fused(*args, kernel["name"], True)
+    assert msg.startswith("ok"), msg
+    d_op, y_op = gemm_fused(a, b, c, bias, x, alpha=1.25, beta=0.5, x_factor=3.0,
+                            activation=kernel["activation"], return_y=True)
+    assert torch.equal(out[0], d_op) and torch.equal(out[1], y_op)
+    act = kernel["activation"]
+    tol = TOL[dt] * (2 if act in ("gelu_tanh", "silu", "gelu_erf") else 1)  # as above
+    assert_close(out[0], fused_reference(a, b, c, bias, x, 1.25, 0.5, 3.0, act), tol, "D")
+    assert_close(out[1], reference(a, b), TOL[dt], "Y")

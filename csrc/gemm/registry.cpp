@@ -92,6 +92,16 @@ const char* activation_name(Activation a) {
   return "?";
 }
 
+bool parse_activation(const std::string& name, Activation* out) {
+  for (Activation a : kActivations) {
+    if (name == activation_name(a)) {
+      *out = a;
+      return true;
+    }
+  }
+  return false;
+}
+
 const char* decomposition_name(Decomposition d) {
   switch (d) {
     case Decomposition::Heuristic: return "heuristic";

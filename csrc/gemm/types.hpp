@@ -59,8 +59,12 @@ enum class Epilogue : uint8_t {
   Fused,  // D = act(alpha * acc + beta * C + bias) + x_factor * X, optionally Y = acc
 };
 
-// The activation of the fused epilogue (a compile-time choice: one kernel per activation).
+// The activation of the fused epilogue (a compile-time choice: one kernel per activation). The
+// op layer (csrc/ops/gemm_fused.*) uses the same enum; activation_name() gives the op's names.
 enum class Activation : uint8_t { None, Relu, GeluTanh, GeluErf, Silu };
+inline constexpr Activation kActivations[] = {Activation::None, Activation::Relu,
+                                              Activation::GeluTanh, Activation::GeluErf,
+                                              Activation::Silu};
 
 // One kernel's compile-time configuration, as plain data. tools/generate_kernels.py writes one
 // of these per kernel (csrc/gemm/generated/kernel_table.inc) and the matching template
@@ -134,6 +138,8 @@ const char* schedule_name(Schedule s);
 const char* scheduler_name(TileScheduler s);
 const char* decomposition_name(Decomposition d);
 const char* activation_name(Activation a);
+// The activation named `name` (activation_name's inverse); false if there is none.
+bool parse_activation(const std::string& name, Activation* out);
 int dtype_bytes(DType t);
 
 }  // namespace bw::gemm

@@ -130,17 +130,15 @@ GemmAxpbyShape check_gemm_operands(const char* op, const at::Tensor& a, const at
   s.n = b.size(-1);
   s.k = k;
   const bool int8 = in == at::kChar;
-  if (out_dtype.has_value()) {
-    TORCH_CHECK_VALUE(is_supported_dtype(*out_dtype) || (int8 && *out_dtype == at::kInt), op,
-                      "out_dtype = ", dtype_str(*out_dtype),
-                      " is not supported; expected None or one of ", kSupported,
-                      int8 ? ", torch.int32" : "");
-  }
+  // D's type and C's: a supported float type, or int32 (exact) with int8 inputs.
+  auto check_output_dtype = [&](const char* what, at::ScalarType t, const char* none_or) {
+    TORCH_CHECK_VALUE(is_supported_dtype(t) || (int8 && t == at::kInt), op, what, " = ",
+                      dtype_str(t), " is not supported; expected ", none_or, "one of ",
+                      kSupported, int8 ? ", torch.int32" : "");
+  };
+  if (out_dtype.has_value()) check_output_dtype("out_dtype", *out_dtype, "None or ");
   if (c.has_value()) {
-    TORCH_CHECK_VALUE(is_supported_dtype(c->scalar_type()) || (int8 && c->scalar_type() == at::kInt),
-                      op, "c.dtype = ", dtype_str(c->scalar_type()),
-                      " is not supported; expected one of ", kSupported,
-                      int8 ? ", torch.int32" : "");
+    check_output_dtype("c.dtype", c->scalar_type(), "");
     check_output_shape(op, "c", *c, s);
   }
   const at::ScalarType natural = is_float8(in) ? at::kBFloat16 : int8 ? at::kInt : in;

@@ -100,9 +100,8 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
     const gemm::SchedulerArgs* sched);
 
 // Pins the planner of both ops to the compiled kernel `kernel_name` ("" unpins): a call it does
-// not fit takes the composite, as when no kernel fits. For tuning the fused-epilogue kernels,
-// which run_kernel does not launch (benchmarks/tune.py); process-wide, not thread-safe against
-// concurrent calls. CUDA builds only.
+// not fit takes the composite, as when no kernel fits. For timing a kernel through the op
+// (benchmarks/tune.py's fused cases). CUDA builds only.
 void pin_kernel(const std::string& kernel_name);
 
 // "torch.float16" etc., as Python prints a dtype.

@@ -8,26 +8,25 @@ namespace bw::ops {
 namespace {
 
 constexpr const char* kOp = "bw.gemm_fused: ";
-constexpr const char* kActivations = "'none', 'relu', 'gelu_tanh', 'gelu_erf', 'silu'";
-
 Activation parse_activation(const std::string& name) {
-  if (name == "none") return Activation::None;
-  if (name == "relu") return Activation::ReLU;
-  if (name == "gelu_tanh") return Activation::GeluTanh;
-  if (name == "gelu_erf") return Activation::GeluErf;
-  if (name == "silu") return Activation::SiLU;
+  Activation act;
+  if (gemm::parse_activation(name, &act)) return act;
+  std::string names;
+  for (Activation a : gemm::kActivations) {
+    names += std::string(names.empty() ? "'" : ", '") + gemm::activation_name(a) + "'";
+  }
   TORCH_CHECK_VALUE(false, kOp, "activation = '", name, "' is not supported; expected one of ",
-                    kActivations);
+                    names);
 }
 
 // p = act(p), in p's (accumulator) type.
 void activate_(at::Tensor& p, Activation act) {
   switch (act) {
     case Activation::None: return;
-    case Activation::ReLU: at::relu_(p); return;
+    case Activation::Relu: at::relu_(p); return;
     case Activation::GeluTanh: at::gelu_(p, "tanh"); return;
     case Activation::GeluErf: at::gelu_(p, "none"); return;
-    case Activation::SiLU: at::silu_(p); return;
+    case Activation::Silu: at::silu_(p); return;
   }
 }
 

@@ -16,11 +16,12 @@
 #include <string>
 #include <tuple>
 
+#include "gemm/types.hpp"
 #include "ops/gemm_axpby.hpp"
 
 namespace bw::ops {
 
-enum class Activation { None, ReLU, GeluTanh, GeluErf, SiLU };
+using gemm::Activation;  // the kernels' enum: one list of activations and names
 
 struct GemmFusedShape {
   GemmAxpbyShape gemm;  // a, b, c, out_dtype as gemm_axpby validates them
@@ -67,6 +68,18 @@ std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
     const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
     const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x, double alpha,
     double beta, double x_factor, const GemmFusedShape& s, std::string* why_not);
+
+// run_kernel_gemm_axpby (ops/gemm_axpby.hpp) for the fused-epilogue kernels: runs the compiled
+// kernel `kernel_name` on a gemm_fused call, bypassing the planner; launch == false runs its host
+// steps only (a dry run). Returns ("ok: ...", (D, Y) when launched) or (what failed, nothing).
+// For tests and tuning; CUDA builds only.
+std::tuple<std::string, std::optional<std::tuple<at::Tensor, at::Tensor>>> run_kernel_gemm_fused(
+    const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
+    const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x, double alpha,
+    double beta, double x_factor, const std::string& activation, bool return_y,
+    std::optional<at::ScalarType> out_dtype, const std::optional<at::Tensor>& scale_a,
+    const std::optional<at::Tensor>& scale_b, const std::string& kernel_name, bool launch,
+    const gemm::SchedulerArgs* sched);
 
 // Which path gemm_fused would take for these arguments: "kernel: <name>", "composite ...: <why>".
 std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
