@@ -231,6 +231,9 @@ _SM90_CANDIDATES = [
 # the first sweep: ping-pong 64x128 and 64x192 (1.36-1.52 ms: ping-pong runs one warp group's
 # mainloop at a time, so each promotion's wait stalls the tensor cores outright), and CUTLASS's
 # mainloop on 128x256 (spills: a 64x256 warp-group tile needs 2 x 128 accumulator registers).
+# Session 6 (docs/results/h200-session6/, diff in its experiments.patch): ping-pong on the overlap
+# mainloop (64x128 c2x1/c1x2, 64x256; 1.15-1.48 against 0.94 ms at 8192^3: each group drain idles
+# the tensor cores) and stream-K on 128x128 (0.960-0.975 against 0.949 ms); both dropped.
 _SM90_FP8 = dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop_fp8overlap")
 _SM90_FP8_WIDE = dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8overlap")
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other
