@@ -195,7 +195,11 @@ def summary(case_name, rows, planned):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--suite", default="tune", choices=sorted(suites.SUITES))
-    p.add_argument("--reps", type=int, default=20)
+    # 50: 10 runs a provider in each of bench_gemm's 5 rounds. With 2-4 a round, FP8 rows under the
+    # H200's power limit twice showed 7-8% leads that longer bursts did not
+    # (docs/results/h200-session5/README.md).
+    p.add_argument("--reps", type=int, default=50,
+                   help="timed runs per kernel and peer, spread over 5 interleaved rounds")
     p.add_argument("--out", type=pathlib.Path, required=True)
     p.add_argument("--schedules", default=",".join(PERSISTENT_SCHEDULES),
                    help="run-time schedules tried on persistent kernels, comma-separated, from: "
