@@ -248,7 +248,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         py::arg("launch"), py::arg("schedule") = py::none(), py::arg("scale_a") = py::none(),
         py::arg("scale_b") = py::none(),
         "run_kernel for the fused-epilogue kernels: gemm_fused's arguments. Returns (message, "
-        "(D, Y) or None).");
+        "(D, Y) or None); Y is an empty (0,) tensor unless return_y.");
   m.def("_warn_once", &bw::ops::warn_once, py::arg("message"),
         "The one-time warning the ops use (exposed for tests).");
   m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled",

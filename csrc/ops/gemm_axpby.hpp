@@ -101,7 +101,8 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
 
 // Pins the planner of both ops to the compiled kernel `kernel_name` ("" unpins): a call it does
 // not fit takes the composite, as when no kernel fits. For timing a kernel through the op
-// (benchmarks/tune.py's fused cases). CUDA builds only.
+// (benchmarks/tune.py's fused cases). Process-wide: other threads' calls are pinned too. CUDA
+// builds only.
 void pin_kernel(const std::string& kernel_name);
 
 // "torch.float16" etc., as Python prints a dtype.
