@@ -249,6 +249,10 @@ def _worker(rank, backend, device, store_path, out_dir):
             results[name] = {"exception": traceback.format_exc()}
     with open(os.path.join(out_dir, f"rank{rank}.json"), "w") as f:
         json.dump(results, f)
+    # Both ranks done before either tears down: a rank that destroyed its gloo group while the
+    # other was still finishing once aborted in teardown ("terminate called without an active
+    # exception", SIGABRT after both had written their results; CI, 2026-12-01).
+    dist.barrier()
     dist.destroy_process_group()
 
 
