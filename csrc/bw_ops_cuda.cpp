@@ -370,40 +370,41 @@ namespace {
 
 // run_kernel's steps once the call is described in g: the kernel must fit it (types, layout,
 // epilogue, activation; its arch when launching); then can_implement, the workspace and the run
-// (launch == false: the host steps only). Returns "ok: ..." or what failed.
-std::string run_entry(const KernelEntry& entry, GemmArgs& g, const at::Tensor& a, bool launch,
-                      const gemm::SchedulerArgs* sched) {
+// (launch == false: the host steps only). The message is "ok: ..." or what failed.
+gemm::Status run_entry(const KernelEntry& entry, GemmArgs& g, const at::Tensor& a, bool launch,
+                       const gemm::SchedulerArgs* sched) {
+  using gemm::Status;
   std::string why = gemm::kernel_precondition_failure(g);
-  if (!why.empty()) return "precondition: " + why;
+  if (!why.empty()) return Status::error("precondition: " + why);
   const gemm::KernelConfig& k = entry.config;
   if (k.ab != g.ab || k.b != g.b_dtype || k.cd != g.d_dtype || k.a_major != g.a_major ||
       k.b_major != g.b_major) {
-    return "mismatch: the kernel's types or layout differ from the problem's";
+    return Status::error("mismatch: the kernel's types or layout differ from the problem's");
   }
   if (k.epilogue != g.epilogue) {
-    return k.epilogue == gemm::Epilogue::Fused
-               ? "mismatch: a fused-epilogue kernel (run it with run_kernel_fused)"
-               : "mismatch: a gemm_axpby kernel (run it with run_kernel)";
+    return Status::error(k.epilogue == gemm::Epilogue::Fused
+                             ? "mismatch: a fused-epilogue kernel (run it with run_kernel_fused)"
+                             : "mismatch: a gemm_axpby kernel (run it with run_kernel)");
   }
   if (k.activation != g.activation) {
-    return std::string("mismatch: the kernel's activation is ") +
-           gemm::activation_name(k.activation) + ", the call's " +
-           gemm::activation_name(g.activation);
+    return Status::error(std::string("mismatch: the kernel's activation is ") +
+                         gemm::activation_name(k.activation) + ", the call's " +
+                         gemm::activation_name(g.activation));
   }
   if (launch && device_arch(a) != k.arch) {
-    return "wrong arch: the kernel is sm_" + std::to_string(k.arch) + "a";
+    return Status::error("wrong arch: the kernel is sm_" + std::to_string(k.arch) + "a");
   }
   g.sched = sched ? *sched : gemm::schedule_for(g, k);
-  gemm::Status st = entry.ops.can_implement(g);
-  if (!st.ok) return "can_implement: " + st.message;
+  Status st = entry.ops.can_implement(g);
+  if (!st.ok) return Status::error("can_implement: " + st.message);
   const size_t ws_bytes = entry.ops.workspace_size(g);
   at::Tensor workspace = at::empty({static_cast<int64_t>(std::max<size_t>(ws_bytes, 1))},
                                    a.options().dtype(at::kByte));
   make_context_current(a);
   st = entry.ops.run(g, workspace.data_ptr(),
                      at::cuda::getCurrentCUDAStream(a.device().index()).stream(), launch);
-  if (!st.ok) return (launch ? "launch: " : "host path: ") + st.message;
-  return "ok: workspace " + std::to_string(ws_bytes) + " bytes";
+  if (!st.ok) return Status::error((launch ? "launch: " : "host path: ") + st.message);
+  return {true, "ok: workspace " + std::to_string(ws_bytes) + " bytes"};
 }
 
 const KernelEntry& named_kernel(const at::Tensor& a, const std::string& kernel_name) {
@@ -427,9 +428,8 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
   GemmArgs g;
   const std::string why = make_args(a, b, c, alpha, beta, s, d.data_ptr(), &g);
   if (!why.empty()) return {"not describable: " + why, at::Tensor()};
-  std::string msg = run_entry(entry, g, a, launch, sched);
-  const bool ran = launch && msg.rfind("ok", 0) == 0;
-  return {std::move(msg), ran ? d : at::Tensor()};
+  gemm::Status st = run_entry(entry, g, a, launch, sched);
+  return {std::move(st.message), st.ok && launch ? d : at::Tensor()};
 }
 
 namespace {
@@ -503,9 +503,9 @@ std::tuple<std::string, std::optional<std::tuple<at::Tensor, at::Tensor>>> run_k
   std::string why = make_args(a, b, c, alpha, beta, gs, d.data_ptr(), &g);
   if (why.empty()) why = describe_fused(bias, x, x_factor, s, y.data_ptr(), &g);
   if (!why.empty()) return {"not describable: " + why, std::nullopt};
-  std::string msg = run_entry(entry, g, a, launch, sched);
-  const bool ran = launch && msg.rfind("ok", 0) == 0;
-  return {std::move(msg), ran ? std::make_optional(std::make_tuple(d, y)) : std::nullopt};
+  gemm::Status st = run_entry(entry, g, a, launch, sched);
+  return {std::move(st.message),
+          st.ok && launch ? std::make_optional(std::make_tuple(d, y)) : std::nullopt};
 }
 
 std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
