@@ -183,22 +183,30 @@ def test_sm90_schedule_is_data_parallel():
 
 
 
-@pytest.mark.parametrize("m,n", [(8192, 8192), (4096, 4096), (128, 4096)])
-def test_sm90_fp8_plain_product_takes_the_128x128_overlap_kernel(m, n):
-    name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
-                     b_major="K")
-    assert name == "sm90_e4m3_bf16_ak_bk_128x128x128_c2x1_coop_fp8overlap_axpby", (name, why)
+_FP8_TILES = [(8192, 8192, 256), (8192, 4096, 256), (4096, 4096, 256), (1024, 2048, 128),
+              (128, 4096, 128), (65536, 128, 128)]
 
 
-@pytest.mark.parametrize("m,n,tile_n", [(8192, 8192, 256), (8192, 4096, 256), (4096, 4096, 256),
-                                        (1024, 2048, 128), (128, 4096, 128), (65536, 128, 128)])
-def test_sm90_fp8_fused_takes_the_wide_tile_when_it_fills_a_wave(m, n, tile_n):
+@pytest.mark.parametrize("fused", [False, True], ids=["plain", "fused"])
+@pytest.mark.parametrize("m,n,tile_n", _FP8_TILES)
+def test_sm90_fp8_takes_the_wide_tile_when_it_fills_a_wave(m, n, tile_n, fused):
     # 128x256 when N > 128 and ceil(M/128) * ceil(N/256) >= the SM count (132 by default), else
-    # 128x128; cluster 2x1 either way (csrc/gemm/heuristics.cpp; docs/results/h200-session5/).
+    # 128x128; the overlap mainloop, cluster 2x1 either way (csrc/gemm/heuristics.cpp;
+    # docs/results/h200-session5/, h200-session7/).
     name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
-                     b_major="K", activation="gelu_tanh")
-    assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_fused_gelu_tanh", \
+                     b_major="K", **(dict(activation="gelu_tanh") if fused else {}))
+    tail = "fused_gelu_tanh" if fused else "axpby"
+    assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_{tail}", \
         (name, why)
+
+
+@pytest.mark.parametrize("ab,b", [("e4m3", ""), ("e5m2", "e4m3")])
+def test_sm90_fp8_default_set_has_both_tiles_of_the_plain_product(ab, b):
+    # The planner's choice exists in a default build for the bf16-output FP8 products.
+    default = {k["name"] for k in _C.kernel_table() if "default" in k["presets"].split()}
+    pair = f"{ab}x{b}" if b else ab
+    for tile_n in (128, 256):
+        assert f"sm90_{pair}_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_axpby" in default
 
 
 def test_plan_rejects_an_unknown_activation():

@@ -225,9 +225,19 @@ _SM90_CANDIDATES = [
 #   8192^3 + bias + gelu_tanh   1.160     0.998
 #   down                        0.805     0.816      0.760
 #   down + bias + gelu_tanh     0.915     0.824
-# So the default set has overlap c2x1 on 128x128 (plain and fused) and on 128x256 (fused, which
-# the planner takes when its tiles fill a wave of SMs: csrc/gemm/heuristics.cpp). Measured and
-# dropped in
+# So the default set had overlap c2x1 on 128x128 (plain and fused) and on 128x256 (fused, which
+# the planner takes when its tiles fill a wave of SMs: csrc/gemm/heuristics.cpp). Session 7
+# chained the mainloop's groups (each hands its last promotion to the next), which shortens
+# every drain, and a 128x256 tile drains 4x as often as a 128x128 one. Side by side in long
+# bursts (docs/results/h200-session7/probe_tiles3.txt; ms):
+#                              128x128   128x256   _scaled_mm
+#   8192^3                      0.895     0.879      0.820
+#   4096^3                      0.115     0.110      0.111
+#   8192x14336x4096 (up)        0.845     0.796      0.746
+#   8192x4096x14336 (down)      0.771     0.754      0.741
+# so plain bf16-output products now also take 128x256 from a wave. 128x192 (three chunks of 64)
+# compiled clean with chained groups but ran 0.83-0.87x _scaled_mm against 128x256's 0.95-1.01x
+# (probe_tiles4.txt there; its diff in experiments.patch). Measured and dropped in
 # the first sweep: ping-pong 64x128 and 64x192 (1.36-1.52 ms: ping-pong runs one warp group's
 # mainloop at a time, so each promotion's wait stalls the tensor cores outright), and CUTLASS's
 # mainloop on 128x256 (spills: a 64x256 warp-group tile needs 2 x 128 accumulator registers).
@@ -260,8 +270,12 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         cfg = dict(big, tile=big["tile"][:2] + (tk,))
         p = "ci" if ci == (ab, b, cd) else preset
         out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p, **cfg))
-        # sm90 FP8, fused: the wide tile beside the 128x128 one, for problems of a wave or more
+        # sm90 FP8: the wide tile beside the 128x128 one, for problems of a wave or more: fused,
+        # and plain for bf16 output (the other outputs keep 128x128 alone, for build time)
         wide = [_SM90_FP8_WIDE] if fp8_sm90 else []
+        if cd == "bf16":
+            out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset,
+                           **w) for w in wide]
         for act in fused_acts if (ab, b, cd) == ("e4m3", "", "bf16") else ():
             for fcfg in [dict(mid, tile=mid["tile"][:2] + (tk,)), *wide]:
                 out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k",

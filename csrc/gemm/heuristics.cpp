@@ -133,15 +133,16 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
   if (device_arch == 90 && is_fp8(g.ab)) {
     // FP8: the overlapped-promotion mainloop first (measured 8-19% faster than CUTLASS's on the
     // H200, benchmarks/results/h200/tune_fp8/run1-2), cluster 2x1 (tools/generate_kernels.py,
-    // _SM90_FP8); the fused epilogue on 128x256 tiles when they fill a wave of SMs, all else on
-    // 128x128. Measured side by side in long bursts (docs/results/h200-session5/
-    // probe_tiles2.txt): with bias + gelu_tanh, 128x256 took 0.998 vs 1.160 ms at 8192^3 and
-    // 0.824 vs 0.915 ms at 8192x4096x14336; the plain product ran 1.4-1.8% faster on 128x128.
-    // Below a wave the smaller tile keeps more SMs busy (reasoned, not measured).
+    // _SM90_FP8); 128x256 tiles when they fill a wave of SMs, all else on 128x128. Measured
+    // side by side in long bursts: with bias + gelu_tanh, 128x256 took 0.998 vs 1.160 ms at
+    // 8192^3 and 0.824 vs 0.915 ms at 8192x4096x14336 (docs/results/h200-session5/
+    // probe_tiles2.txt); the plain product, once the mainloop's groups were chained, 0.879 vs
+    // 0.895 ms at 8192^3 and 2-6% less at 4096^3 and the Llama-8B shapes (docs/results/
+    // h200-session7/probe_tiles3.txt; before, 128x128 had been 1.4-1.8% faster). Below a wave
+    // the smaller tile keeps more SMs busy (reasoned, not measured).
     const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
     // (N <= 128: a 256-wide tile would only add empty chunks of MMAs.)
-    const bool wide = g.epilogue == Epilogue::Fused && g.n > 128 &&
-                      ceil_div(g.m, 128) * ceil_div(g.n, 256) * g.l >= sms;
+    const bool wide = g.n > 128 && ceil_div(g.m, 128) * ceil_div(g.n, 256) * g.l >= sms;
     if (k.schedule != Schedule::Sm90CooperativeFp8Overlap) {
       r = 20;
     } else {

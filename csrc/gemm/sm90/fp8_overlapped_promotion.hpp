@@ -24,11 +24,14 @@
 //   128x128 tile: one chunk of 128 (3 x 64 registers)
 //   128x256 tile: four chunks of 64 (128 + 2 x 32); ptxas keeps a few scalars in local memory
 //                 (per group and per tile, none between batches: blackwell_ops/sass.py)
-// (128x192 in two chunks of 96 spilled inside the k-loop; in three of 64 it compiled clean but
-// was never the fastest.) Narrower MMAs read A from shared memory once per chunk, so chunks cost
-// shared-memory bandwidth; wider tiles amortize the epilogue over more MMAs. Measured on the
-// H200 side by side (docs/results/h200-session5/probe_tiles2.txt): 128x256 is 8-16% faster
-// with the fused epilogue, 1.4-1.8% slower for the plain product (csrc/gemm/heuristics.cpp).
+// (128x192 in two chunks of 96 spilled inside the k-loop; in three of 64 it compiles clean but
+// was never the fastest: 0.83-0.87x torch._scaled_mm against 128x256's 0.95-1.01x with chained
+// groups, docs/results/h200-session7/probe_tiles4.txt.) Narrower MMAs read A from shared memory
+// once per chunk, so chunks cost shared-memory bandwidth; wider tiles amortize the epilogue over
+// more MMAs. Measured on the H200 side by side: 128x256 is 8-16% faster with the fused epilogue
+// (docs/results/h200-session5/probe_tiles2.txt) and, since the groups are chained (KLoop::group),
+// 2-6% faster for the plain product too (docs/results/h200-session7/probe_tiles3.txt;
+// csrc/gemm/heuristics.cpp).
 //
 // How: a class derived from the CUTLASS collective the builder makes, redefining mma() only;
 // everything else (shared storage, TMA loads, Params, mma_tail) is the base's. It keeps the base's
@@ -68,7 +71,8 @@ struct Fp8OverlappedPromotion : Base {
   // Batches per straight-line group (KLoop::group): one drain per group instead of per batch.
   // 8 batches (8 k-tiles of one chunk) compile clean. Groups of 12 or 16, a chain of shorter
   // groups for the remainder, or a stagger of the two warp groups' groups by half a group made
-  // ptxas run out of registers (its C7512: every wgmma serialized; 2026-11-30).
+  // ptxas run out of registers (its C7512: every wgmma serialized; 2026-11-30), and so did 16
+  // batches (4 k-tiles) on 128x256 with chained groups (360 bytes of spills; 2026-12-01).
   static constexpr int kGroupTiles = cute::max(1, 8 / kChunks);
 
   // The k-loop's state and steps. Member functions (CUTLASS_DEVICE: forced inline), not
@@ -130,25 +134,48 @@ struct Fp8OverlappedPromotion : Base {
 
     // N k-tiles (N * kChunks batches) as straight-line code: batch j runs into part j%2 while
     // batch j-1 is added. The group ends with warpgroup_wait<0> (one drain per group), so no
-    // accumulator is read across a loop's back edge: ptxas cannot follow warpgroup_wait<1> over
+    // wgmma is in flight across a loop's back edge: ptxas cannot follow warpgroup_wait<1> over
     // a back edge and would serialize every wgmma instead (its warning C7514, seen with a rolled
     // two-tile loop). is_last: the group holds the mainloop's last k-tile, whose stage the base's
     // mma_tail() releases.
-    template <int N, int J = 0>
-    CUTLASS_DEVICE void group(bool is_last) {
+    //
+    // Chained groups shorten the drain: with `defer`, a group leaves its finished last batch
+    // (in part 1: a chained group has an even number of batches) unadded and its stage held;
+    // the next chained group adds it once its own first batch is in flight, and releases the
+    // stage if `pending`. The tensor cores then idle at a group boundary only for the wait, the
+    // loop and the next stage's barrier, not also for the warp group's adds. The sum sees the
+    // batches in the same order, so the results are unchanged. The hand-over is behind a
+    // run-time branch (the first group has nothing pending) after a warpgroup_wait<1> that
+    // waits for nothing: without that wait ptxas made the branch wait for batch 0 (its C7517).
+    // Peeling the first group into its own instantiation, or having it add a zeroed part 1
+    // instead of branching, made ptxas serialize every wgmma and spill (C7512; 2026-12-01).
+    template <int N, bool Chained, int J = 0>
+    CUTLASS_DEVICE void group(bool is_last, bool pending = false, bool defer = false) {
       constexpr int kBatches = N * kChunks;
+      static_assert(kBatches % 2 == 0 || !Chained, "a handed-over batch must be in part 1");
       issue<J>();
+      if constexpr (J == 0 && Chained) {
+        // Nothing but batch 0 is in flight; the wait tells ptxas so (its analysis does not
+        // follow the previous group's wgmmas across the loop's back edge).
+        cute::warpgroup_wait<1>();
+        if (pending) {
+          promote<kBatches - 1>();
+          release();
+        }
+      }
       if constexpr (J > 0) {
         cute::warpgroup_wait<1>();  // batch J-1 done, batch J in flight
         promote<J - 1>();
         if constexpr ((J - 1) % kChunks == kChunks - 1) release();  // k-tile's last chunk
       }
       if constexpr (J + 1 < kBatches) {
-        group<N, J + 1>(is_last);
+        group<N, Chained, J + 1>(is_last, pending, defer);
       } else {
         cute::warpgroup_wait<0>();
-        promote<kBatches - 1>();
-        if (!is_last) release();
+        if (!(Chained && defer)) {
+          promote<kBatches - 1>();
+          if (!is_last) release();
+        }
       }
     }
   };
@@ -184,10 +211,15 @@ struct Fp8OverlappedPromotion : Base {
         make_fragment_like(part), make_fragment_like(part)};
 
     int k = k_tile_count;
+    bool pending = false;
     CUTLASS_PRAGMA_NO_UNROLL
-    for (; k >= kGroupTiles; k -= kGroupTiles) loop.template group<kGroupTiles>(k == kGroupTiles);
+    for (; k >= kGroupTiles; k -= kGroupTiles) {
+      const bool defer = k >= 2 * kGroupTiles;  // the next group is a chained one too
+      loop.template group<kGroupTiles, true>(k == kGroupTiles, pending, defer);
+      pending = defer;
+    }
     CUTLASS_PRAGMA_NO_UNROLL
-    for (; k > 0; --k) loop.template group<1>(k == 1);
+    for (; k > 0; --k) loop.template group<1, false>(k == 1);
     // The last k-tile's stage is released by the base's mma_tail().
   }
 };
