@@ -67,10 +67,13 @@ def fitting_kernels(case: suites.Case):
     b_major = "K" if case.layout[1] == "k" else "MN"
     cd = case.out_dtype or case.dtype
     b = case.dtype_b or case.dtype
-    epilogue, act = ("fused", case.activation) if case.fused else ("axpby", "none")
+    # Fused cases: the full fused kernels, and the lean ones (no X/Y) where the case has neither.
+    lean_fits = case.x_factor is None and not case.return_y
+    epilogues, act = ((("fused", "lean") if lean_fits else ("fused",), case.activation)
+                      if case.fused else (("axpby",), "none"))
     return [k for k in _C.compiled_kernels()
             if k["arch"] == arch() and k["ab"] == case.dtype and k["b"] == b and k["cd"] == cd
-            and k["epilogue"] == epilogue and k["activation"] == act
+            and k["epilogue"] in epilogues and k["activation"] == act
             and k["a_major"] == a_major and k["b_major"] == b_major]
 
 

@@ -381,10 +381,13 @@ gemm::Status run_entry(const KernelEntry& entry, GemmArgs& g, const at::Tensor& 
       k.b_major != g.b_major) {
     return Status::error("mismatch: the kernel's types or layout differ from the problem's");
   }
-  if (k.epilogue != g.epilogue) {
-    return Status::error(k.epilogue == gemm::Epilogue::Fused
-                             ? "mismatch: a fused-epilogue kernel (run it with run_kernel_fused)"
-                             : "mismatch: a gemm_axpby kernel (run it with run_kernel)");
+  if (!gemm::epilogue_fits(k.epilogue, g)) {
+    return Status::error(
+        k.epilogue == gemm::Epilogue::Axpby
+            ? "mismatch: a gemm_axpby kernel (run it with run_kernel)"
+        : g.epilogue == gemm::Epilogue::Axpby
+            ? "mismatch: a fused-epilogue kernel (run it with run_kernel_fused)"
+            : "mismatch: a lean fused kernel, which has no x or y (the call passes x or return_y)");
   }
   if (k.activation != g.activation) {
     return Status::error(std::string("mismatch: the kernel's activation is ") +

@@ -29,7 +29,7 @@ py::dict config_dict(const KernelConfig& k) {
   d["fallback_cluster"] = py::make_tuple(k.fallback_cluster_m, k.fallback_cluster_n);
   d["schedule"] = schedule_name(k.schedule);
   d["scheduler"] = scheduler_name(k.scheduler);
-  d["epilogue"] = k.epilogue == Epilogue::Fused ? "fused" : "axpby";
+  d["epilogue"] = epilogue_name(k.epilogue);
   d["activation"] = activation_name(k.activation);
   d["presets"] = k.presets;
   return d;
@@ -51,7 +51,8 @@ Major parse_major(const std::string& s) {
 
 // plan(problem, device_arch, table) -> (kernel name or None, reason).
 // problem: m, n, k, l, ab, d (dtype names), optional c (dtype name; absent = no c), a_major,
-// b_major, and optional per-operand {"ptr", "ld", "batch"} overrides; defaults describe
+// b_major, optional activation (a bw.gemm_fused problem; then optional booleans x and return_y),
+// and optional per-operand {"ptr", "ld", "batch"} overrides; defaults describe
 // contiguous operands at 256-byte-aligned addresses. table: "compiled" or "all".
 py::tuple plan_py(py::dict problem, int device_arch, const std::string& table,
                   bool with_schedule) {
@@ -73,6 +74,8 @@ py::tuple plan_py(py::dict problem, int device_arch, const std::string& table,
     if (!parse_activation(act, &g.activation)) {
       throw py::value_error("unknown activation '" + act + "'");
     }
+    g.has_x = problem.contains("x") && problem["x"].cast<bool>();
+    g.has_y = problem.contains("return_y") && problem["return_y"].cast<bool>();
   }
   auto operand = [&](const char* key, int64_t rows, int64_t cols, bool row_major) {
     Operand op;
@@ -91,6 +94,8 @@ py::tuple plan_py(py::dict problem, int device_arch, const std::string& table,
   g.b = operand("b_operand", g.k, g.n, g.b_major == Major::MN);
   g.c = operand("c_operand", g.m, g.n, true);
   g.d = operand("d_operand", g.m, g.n, true);
+  if (g.has_x) g.x = g.d;
+  if (g.has_y) g.y = g.d;
 
   std::vector<const KernelConfig*> candidates;
   if (table == "compiled") {

@@ -26,6 +26,7 @@ def _quant_kernels(epilogue):
 
 AXPBY = kernel_params(_quant_kernels("axpby"), "no compiled 8-bit/tf32 axpby kernel for this GPU")
 FUSED = kernel_params(_quant_kernels("fused"), "no compiled 8-bit fused kernel for this GPU")
+LEAN = kernel_params(_quant_kernels("lean"), "no compiled 8-bit lean fused kernel for this GPU")
 
 
 @pytest.fixture
@@ -236,6 +237,62 @@ def test_fused_fp8_kernel_vs_reference(kernel, with_extras):
     assert_close(d, ref, 2 * kernel_tolerance(kernel), f"{kernel['name']} D")
     if y is not None:
         assert_close(y, reference(a, b), kernel_tolerance(kernel), f"{kernel['name']} Y")
+
+
+def _full_twin(lean):
+    """The compiled full fused kernel of a lean one's configuration, or None."""
+    name = lean["name"].replace("_lean_", "_fused_")
+    return next((k for k in _quant_kernels("fused") if k["name"] == name), None)
+
+
+@pytest.mark.parametrize("kernel", LEAN)
+@pytest.mark.parametrize("with_extras", [True, False], ids=["bias_c", "plain"])
+def test_lean_fp8_kernel_vs_reference_and_full_kernel(kernel, with_extras):
+    """A lean fused kernel (no X/Y nodes): D against the fp64 reference, and bit for bit against
+    the full kernel of the same configuration, which computes the same tree plus X and Y."""
+    m, n, k = 384, 512, 3200  # 25 k-tiles: chained groups, then single k-tiles
+    cd = kernel_dtype(kernel["cd"])
+    act = kernel["activation"]
+    g = torch.Generator(device="cuda").manual_seed(11)
+    a, b = _operands(kernel, m, n, k, g)
+    sa, sb = scale_tensor(0.5), scale_tensor(1.25)
+    c = bias = None
+    if with_extras:
+        c, bias = rand((m, n), cd, "cuda", g), rand((n,), cd, "cuda", g)
+    beta = -0.5 if with_extras else 0.0
+
+    def run(name):
+        msg, out = _C.run_kernel_fused(a, b, c, bias, None, 0.75, beta, 1.0, act, False, cd, name,
+                                       True, None, sa, sb)
+        assert out is not None, msg
+        return out[0]
+
+    d = run(kernel["name"])
+    ref = fused_reference(a, b, c, bias, None, 0.75 * 0.5 * 1.25, beta, 1.0, act)
+    assert_close(d, ref, 2 * kernel_tolerance(kernel), f"{kernel['name']} D")
+    full = _full_twin(kernel)
+    if full is not None:
+        assert torch.equal(d, run(full["name"])), "lean and full kernels differ"
+
+
+@pytest.mark.parametrize("kernel", LEAN)
+def test_lean_kernel_refuses_x_and_y_and_the_planner_takes_a_full_one(kernel):
+    m, n, k = 256, 512, 1024
+    cd = kernel_dtype(kernel["cd"])
+    act = kernel["activation"]
+    g = torch.Generator(device="cuda").manual_seed(5)
+    a, b = _operands(kernel, m, n, k, g)
+    x = rand((m, n), cd, "cuda", g)
+    for xx, return_y in ((x, False), (None, True)):
+        msg, out = _C.run_kernel_fused(a, b, None, None, xx, 1.0, 0.0, 1.0, act, return_y, cd,
+                                       kernel["name"], False)
+        assert out is None and msg.startswith("mismatch: a lean fused kernel"), msg
+        path = _C.explain_fused(a, b, None, None, xx, 1.0, 0.0, 1.0, act, return_y, cd)
+        assert "_lean_" not in path, path
+    # Without either, the host path runs (can_implement, workspace, Params) on the lean kernel.
+    msg, _ = _C.run_kernel_fused(a, b, None, None, None, 1.0, 0.0, 1.0, act, False, cd,
+                                 kernel["name"], False)
+    assert msg.startswith("ok"), msg
 
 
 def test_int8_int32_output_is_exact_at_large_k():

@@ -195,9 +195,30 @@ def test_sm90_fp8_takes_the_wide_tile_when_it_fills_a_wave(m, n, tile_n, fused):
     # docs/results/h200-session5/, h200-session7/).
     name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
                      b_major="K", **(dict(activation="gelu_tanh") if fused else {}))
-    tail = "fused_gelu_tanh" if fused else "axpby"
+    tail = "lean_gelu_tanh" if fused else "axpby"  # no x or return_y: the lean fused kernel
     assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_{tail}", \
         (name, why)
+
+
+@pytest.mark.parametrize("extras,kind", [({}, "lean"), (dict(x=True), "fused"),
+                                          (dict(return_y=True), "fused"),
+                                          (dict(x=True, return_y=True), "fused")],
+                         ids=["bias_act", "x", "y", "x_y"])
+@pytest.mark.parametrize("m,n,tile_n", [(8192, 8192, 256), (1024, 2048, 128)])
+def test_sm90_fp8_fused_takes_the_lean_kernel_without_x_and_y(m, n, tile_n, extras, kind):
+    # A lean kernel (no X/Y nodes: one more mainloop stage) where the call has neither x nor
+    # return_y, the full one otherwise; the same tile either way (csrc/gemm/heuristics.cpp).
+    name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
+                     b_major="K", activation="gelu_tanh", **extras)
+    assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_{kind}_gelu_tanh", \
+        (name, why)
+
+
+def test_lean_kernels_are_not_offered_where_only_full_ones_are_built():
+    # 16-bit fused calls have full kernels only; without x and y they still find one.
+    name, why = plan(90, m=4096, n=4096, k=4096, ab="bfloat16", a_major="K", b_major="K",
+                     activation="gelu_tanh")
+    assert name is not None and "_fused_gelu_tanh" in name, (name, why)
 
 
 @pytest.mark.parametrize("ab,b", [("e4m3", ""), ("e5m2", "e4m3")])

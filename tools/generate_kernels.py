@@ -85,7 +85,8 @@ class Kernel:
     preset: str                  # smallest preset holding this kernel
     preferred_cluster: tuple[int, int] = (0, 0)
     fallback_cluster: tuple[int, int] = (0, 0)  # run-time cluster: used when preferred won't fit
-    epilogue: str = "Axpby"         # or "Fused": act(alpha*acc + beta*C + bias) + x_factor*X, Y
+    epilogue: str = "Axpby"         # or "Fused": act(alpha*acc + beta*C + bias) + x_factor*X, Y;
+                                    # or "FusedLean": Fused without X and Y (epilogue.hpp)
     activation: str = "none"        # with Fused: a key of ACTIVATIONS
     scheduler: str = "persistent"  # or "streamk" (sm90 cooperative): split-K/stream-K per call
     b: str = ""                     # B element type when it differs from A's (mixed FP8)
@@ -99,7 +100,8 @@ class Kernel:
         t = "x".join(map(str, self.tile))
         c = "dyn%dx%d" % self.preferred_cluster if self.cluster == (0, 0) else "%dx%d" % self.cluster
         sk = TILE_SCHEDULERS[self.scheduler][2]
-        epi = "axpby" if self.epilogue == "Axpby" else f"fused_{self.activation}"
+        epi = {"Axpby": "axpby", "Fused": f"fused_{self.activation}",
+               "FusedLean": f"lean_{self.activation}"}[self.epilogue]
         ab = self.ab if self.b_type == self.ab else f"{self.ab}x{self.b_type}"
         return (f"sm{self.arch}_{ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
                 f"_{t}_c{c}_{self.schedule}{sk}_{epi}")
@@ -131,8 +133,8 @@ class Kernel:
         if self.schedule == "1sm":
             assert self.tile[0] in (64, 128), self.name
         assert self.activation in ACTIVATIONS, self.name
-        assert self.epilogue in ("Axpby", "Fused"), self.name
-        assert self.epilogue == "Fused" or self.activation == "none", self.name
+        assert self.epilogue in ("Axpby", "Fused", "FusedLean"), self.name
+        assert self.epilogue != "Axpby" or self.activation == "none", self.name
         if self.schedule == "coop_fp8overlap":
             # N chunks of 192 - N/2 (csrc/gemm/sm90/fp8_overlapped_promotion.hpp, "Registers")
             assert self.ab in FP8 and self.tile[0] == 128 and self.tile[1] in (128, 256), \
@@ -276,10 +278,16 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         if cd == "bf16":
             out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset,
                            **w) for w in wide]
+        # Fused, and on sm90 FP8 also lean (no X/Y, so one more mainloop stage: epilogue.hpp)
+        # for the calls without x and return_y; ci holds the lean gelu_tanh on the wide tile.
+        epilogues = ["Fused", "FusedLean"] if fp8_sm90 else ["Fused"]
         for act in fused_acts if (ab, b, cd) == ("e4m3", "", "bf16") else ():
             for fcfg in [dict(mid, tile=mid["tile"][:2] + (tk,)), *wide]:
-                out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k",
-                                  epilogue="Fused", activation=act, preset=preset, **fcfg))
+                for epi in epilogues:
+                    p = ("ci" if ci == (ab, b, cd) and (epi, act, fcfg) ==
+                         ("FusedLean", "gelu_tanh", _SM90_FP8_WIDE) else preset)
+                    out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k",
+                                      epilogue=epi, activation=act, preset=p, **fcfg))
     return out
 
 

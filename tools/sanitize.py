@@ -100,7 +100,9 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
         print(f"FAIL: no compiled kernel named {name}")
         return 1
     cfg = configs[name]
-    if cfg.get("epilogue", "axpby") == "fused":
+    fused = cfg.get("epilogue", "axpby") in ("fused", "lean")
+    aux = cfg.get("epilogue", "axpby") == "fused"  # lean kernels have no X and Y
+    if fused:
         _C.pin_kernel(name)  # the op's planner takes this kernel, whichever others fit
 
     def dtype_of(type_name):  # "tf32" kernels read float32 tensors (with TF32 allowed)
@@ -130,16 +132,19 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
         alpha, beta = ((3.0, -2.0) if with_c else (2.0, 0.0)) if exact else \
             ((1.5, -0.5) if with_c else (0.75, 0.0))
         what = f"{name} {m}x{n}x{k} L={lead[0] if lead else 1} {'with' if with_c else 'without'} c"
-        if cfg.get("epilogue", "axpby") == "fused":
+        if fused:
             # Through bw.gemm_fused, every extra operand present (with C) or none (without):
-            # bias, X and the Y store; explain_fused first, so the kernel is the one under test.
-            extras = (operand((), 1, n, True, cd), operand(lead, m, n, True, cd)) if with_c \
+            # bias, X and the Y store (bias alone on a lean kernel); explain_fused first, so the
+            # kernel is the one under test.
+            extras = (operand((), 1, n, True, cd),
+                      operand(lead, m, n, True, cd) if aux else (None, None)) if with_c \
                 else ((None, None), (None, None))
             (bias, bias_gpu), (x, x_gpu) = extras
             if bias is not None:
                 bias, bias_gpu = bias[0], bias_gpu[0]
             act = cfg["activation"]
-            args = (a_gpu, b_gpu, c_gpu, bias_gpu, x_gpu, alpha, beta, 2.0, act, with_c, None)
+            return_y = with_c and aux
+            args = (a_gpu, b_gpu, c_gpu, bias_gpu, x_gpu, alpha, beta, 2.0, act, return_y, None)
             path = _C.explain_fused(*args)
             if path != f"kernel: {name}":
                 print(f"FAIL {what}: the op would not take this kernel: {path}")
@@ -148,13 +153,13 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
             import blackwell_ops
             out = blackwell_ops.gemm_fused(a_gpu, b_gpu, c_gpu, bias_gpu, x_gpu, alpha=alpha,
                                            beta=beta, x_factor=2.0, activation=act,
-                                           return_y=with_c)
-            d = out[0] if with_c else out
+                                           return_y=return_y)
+            d = out[0] if return_y else out
             ref = alpha * torch.matmul(a.double(), b.double())
             if with_c:
                 ref = ref + beta * c.double() + bias.double()
             ref = ACTIVATION_FN[act](ref)
-            if with_c:
+            if x is not None:
                 ref = ref + 2.0 * x.double()
         else:
             msg, d = _C.run_kernel(a_gpu, b_gpu, c_gpu, alpha, beta, cd, name, True)
@@ -168,7 +173,7 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
         err = ((d.cpu().double() - ref).norm() / ref.norm()).item()  # .cpu() synchronises
         # A fused activation's slope (up to ~1.13) scales the rounding error of its input.
         tol = max(TOL[cfg["cd"]], IN_TOL.get(cfg["ab"], 0.0))
-        tol *= 2 if cfg.get("epilogue", "axpby") == "fused" else 1
+        tol *= 2 if fused else 1
         ok = err <= tol
         failures += 0 if ok else 1
         print(f"{'ok  ' if ok else 'FAIL'} {what}: relative error {err:.2e} (bound {tol:.0e})")

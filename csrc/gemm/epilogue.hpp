@@ -125,8 +125,15 @@ struct ArchDescriptors<cutlass::arch::Sm100, MmaTileShape, EpilogueSchedule, Ele
 //                                                             when absent)
 //   D = act(P) + x_factor * X              (X read only when its pointer is set)
 // Everything is computed in fp32 and rounded once to ElementD. X, Y and bias have D's type.
+// kAux == false builds the lean tree, D = act(P) (Epilogue::FusedLean): no X and Y nodes, so
+// the kernel's shared memory holds no buffers for them. Those buffers take about 49 KiB (the
+// aux load's and store's stages of the epilogue tile), which on the sm90 FP8 kernels is one
+// mainloop stage: 3 instead of 4 on 128x256x128, 4 instead of 6 on 128x128x128. The planner
+// takes a lean kernel for calls without x and return_y; its D equals the full tree's bit for
+// bit (measured on the H200: 2-8% faster on 128x256, 12-15% on 128x128,
+// docs/results/h200-session7/probe_lean.txt).
 template <class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
-          class ElementC, Activation Act>
+          class ElementC, Activation Act, bool kAux>
 struct FusedTree {
   using Desc = ArchDescriptors<ArchTag, MmaTileShape, EpilogueSchedule, ElementC, ElementD>;
   static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
@@ -137,6 +144,7 @@ struct FusedTree {
   using MulAdd = Compute<cutlass::homogeneous_multiply_add>;
   using Scalar = cutlass::epilogue::fusion::Sm90ScalarBroadcast<F>;
   using Alpha = ScaledAlpha<F>;
+  using Acc = cutlass::epilogue::fusion::Sm90AccFetch;
 
   using StoreY = cutlass::epilogue::fusion::Sm90AuxStore<
       Desc::AuxStore::Stages, typename Desc::Epi::EpilogueTile, ElementD, kRound, StrideRowMajor,
@@ -147,37 +155,47 @@ struct FusedTree {
   using Bias = cutlass::epilogue::fusion::Sm90RowBroadcast<
       0, typename Desc::CtaTileShape, ElementD, F, StrideBias>;
 
-  using AccY = cutlass::epilogue::fusion::Sm90EVT<StoreY, cutlass::epilogue::fusion::Sm90AccFetch>;
-  using AlphaAccBias = cutlass::epilogue::fusion::Sm90EVT<MulAdd, Alpha, AccY, Bias>;
+  using AccY = cutlass::epilogue::fusion::Sm90EVT<StoreY, Acc>;
+  using AlphaAccBias =
+      cutlass::epilogue::fusion::Sm90EVT<MulAdd, Alpha, std::conditional_t<kAux, AccY, Acc>, Bias>;
   // beta * C + Z in the shape CUTLASS specialises (Compute<multiply_add>, ScalarBroadcast,
   // SrcFetch, Z): C is not loaded when beta == 0.
   using Pre = cutlass::epilogue::fusion::Sm90EVT<
       MulAdd, Scalar, cutlass::epilogue::fusion::Sm90SrcFetch<ElementC>, AlphaAccBias>;
+  template <class Out>
   using Activated = cutlass::epilogue::fusion::Sm90EVT<
-      Compute<ActivationFn<Act>::template Fn>, Pre>;
-  using Root = cutlass::epilogue::fusion::Sm90EVT<
-      Compute<cutlass::homogeneous_multiply_add, ElementD>, Scalar, LoadX, Activated>;
+      Compute<ActivationFn<Act>::template Fn, Out>, Pre>;
+  using Root = std::conditional_t<
+      kAux,
+      cutlass::epilogue::fusion::Sm90EVT<Compute<cutlass::homogeneous_multiply_add, ElementD>,
+                                         Scalar, LoadX, Activated<F>>,
+      Activated<ElementD>>;
 
   template <class Args>
   static void set_arguments(Args& thread, const GemmArgs& g) {
-    [[maybe_unused]] auto* y = static_cast<ElementD*>(const_cast<void*>(g.has_y ? g.y.ptr : nullptr));
-    [[maybe_unused]] auto* x = static_cast<const ElementD*>(g.has_x ? g.x.ptr : nullptr);
-    [[maybe_unused]] auto* bias = static_cast<const ElementD*>(g.has_bias ? g.bias.ptr : nullptr);
-    StrideRowMajor sy{}, sx{};
-    cute::get<0>(sy) = g.y.ld;
-    cute::get<2>(sy) = g.y.batch;
-    cute::get<0>(sx) = g.x.ld;
-    cute::get<2>(sx) = g.x.batch;
     // Each EVT node's arguments are op_0.. for its children, in order, then its own (empty for
     // Compute and AccFetch).
-    thread.op_0 = {{g.has_x ? g.x_factor : 0.f}};             // x_factor
-    thread.op_1 = {x, ElementD(0), sx};                       // X
-    auto& pre = thread.op_2.op_0;                             // act(P): P
-    pre.op_0 = {{g.has_c ? g.beta : 0.f}};                    //   beta (C is op_1)
-    auto& alpha_acc_bias = pre.op_2;
-    set_scaled_alpha<F>(alpha_acc_bias.op_0, g);              //   alpha * scales
-    alpha_acc_bias.op_1.op_1 = {y, sy};                       //   acc, stored as Y
-    alpha_acc_bias.op_2 = {bias, ElementD(0), {}};            //   bias
+    auto set_pre = [&g](auto& pre) {                          // P
+      pre.op_0 = {{g.has_c ? g.beta : 0.f}};                  //   beta (C is op_1)
+      set_scaled_alpha<F>(pre.op_2.op_0, g);                  //   alpha * scales
+      auto* bias = static_cast<const ElementD*>(g.has_bias ? g.bias.ptr : nullptr);
+      pre.op_2.op_2 = {bias, ElementD(0), {}};                //   bias
+    };
+    if constexpr (kAux) {
+      auto* y = static_cast<ElementD*>(const_cast<void*>(g.has_y ? g.y.ptr : nullptr));
+      auto* x = static_cast<const ElementD*>(g.has_x ? g.x.ptr : nullptr);
+      StrideRowMajor sy{}, sx{};
+      cute::get<0>(sy) = g.y.ld;
+      cute::get<2>(sy) = g.y.batch;
+      cute::get<0>(sx) = g.x.ld;
+      cute::get<2>(sx) = g.x.batch;
+      thread.op_0 = {{g.has_x ? g.x_factor : 0.f}};           // x_factor
+      thread.op_1 = {x, ElementD(0), sx};                     // X
+      set_pre(thread.op_2.op_0);                              // act(P)
+      thread.op_2.op_0.op_2.op_1.op_1 = {y, sy};              // acc, stored as Y
+    } else {
+      set_pre(thread.op_0);                                   // act(P)
+    }
   }
 };
 
@@ -199,11 +217,11 @@ struct Select<Epilogue::Axpby, A, ArchTag, MmaTileShape, EpilogueSchedule, Eleme
   }
 };
 
-template <Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
-          class ElementC, class ElementCompute>
-struct Select<Epilogue::Fused, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC,
-              ElementCompute> {
-  using Tree = FusedTree<ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC, A>;
+// Fused and FusedLean: the fused tree with or without its X and Y nodes.
+template <bool kAux, Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule,
+          class ElementD, class ElementC>
+struct SelectFused {
+  using Tree = FusedTree<ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC, A, kAux>;
   using Operation = typename Tree::Root;
 
   template <class ThreadArgs>
@@ -211,5 +229,17 @@ struct Select<Epilogue::Fused, A, ArchTag, MmaTileShape, EpilogueSchedule, Eleme
     Tree::set_arguments(thread, g);
   }
 };
+
+template <Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
+          class ElementC, class ElementCompute>
+struct Select<Epilogue::Fused, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC,
+              ElementCompute>
+    : SelectFused<true, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC> {};
+
+template <Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
+          class ElementC, class ElementCompute>
+struct Select<Epilogue::FusedLean, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC,
+              ElementCompute>
+    : SelectFused<false, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC> {};
 
 }  // namespace bw::gemm::epilogue

@@ -92,6 +92,15 @@ const char* activation_name(Activation a) {
   return "?";
 }
 
+const char* epilogue_name(Epilogue e) {
+  switch (e) {
+    case Epilogue::Axpby: return "axpby";
+    case Epilogue::Fused: return "fused";
+    case Epilogue::FusedLean: return "lean";
+  }
+  return "?";
+}
+
 bool parse_activation(const std::string& name, Activation* out) {
   for (Activation a : kActivations) {
     if (name == activation_name(a)) {

@@ -55,8 +55,11 @@ struct SchedulerArgs {
 
 // The epilogue tree (csrc/gemm/epilogue.hpp) a kernel was built with.
 enum class Epilogue : uint8_t {
-  Axpby,  // D = alpha * acc + beta * C, C skipped when beta == 0
-  Fused,  // D = act(alpha * acc + beta * C + bias) + x_factor * X, optionally Y = acc
+  Axpby,      // D = alpha * acc + beta * C, C skipped when beta == 0
+  Fused,      // D = act(alpha * acc + beta * C + bias) + x_factor * X, optionally Y = acc
+  FusedLean,  // Fused without X and Y: D = act(alpha * acc + beta * C + bias). A kernel of the
+              // fused epilogue for calls without x and return_y: its shared memory holds no X/Y
+              // buffers, which cost the sm90 FP8 kernels a mainloop stage (csrc/gemm/epilogue.hpp)
 };
 
 // The activation of the fused epilogue (a compile-time choice: one kernel per activation). The
@@ -124,6 +127,13 @@ struct GemmArgs {
   SchedulerArgs sched;  // set by the planner
 };
 
+// Whether a kernel built with the epilogue tree `kernel` computes what g asks for. Problems are
+// posed as Axpby or Fused; a FusedLean kernel computes a Fused problem with no X and no Y.
+inline bool epilogue_fits(Epilogue kernel, const GemmArgs& g) {
+  if (kernel == Epilogue::FusedLean) return g.epilogue == Epilogue::Fused && !g.has_x && !g.has_y;
+  return kernel == g.epilogue;
+}
+
 // Result of a host-side kernel call.
 struct Status {
   bool ok = true;
@@ -138,6 +148,7 @@ const char* schedule_name(Schedule s);
 const char* scheduler_name(TileScheduler s);
 const char* decomposition_name(Decomposition d);
 const char* activation_name(Activation a);
+const char* epilogue_name(Epilogue e);  // "axpby", "fused" or "lean"
 // The activation named `name` (activation_name's inverse); false if there is none.
 bool parse_activation(const std::string& name, Activation* out);
 int dtype_bytes(DType t);
