@@ -127,11 +127,11 @@ struct ArchDescriptors<cutlass::arch::Sm100, MmaTileShape, EpilogueSchedule, Ele
 // Everything is computed in fp32 and rounded once to ElementD. X, Y and bias have D's type.
 // kAux == false builds the lean tree, D = act(P) (Epilogue::FusedLean): no X and Y nodes, so
 // the kernel's shared memory holds no buffers for them. Those buffers take about 49 KiB (the
-// aux load's and store's stages of the epilogue tile), which on the sm90 FP8 kernels is one
-// mainloop stage: 3 instead of 4 on 128x256x128, 4 instead of 6 on 128x128x128. The planner
+// aux load's and store's stages of the epilogue tile), which on the sm90 FP8 kernels costs
+// mainloop stages: 3 instead of 4 on 128x256x128, 4 instead of 6 on 128x128x128. The planner
 // takes a lean kernel for calls without x and return_y; its D equals the full tree's bit for
-// bit (measured on the H200: 2-8% faster on 128x256, 12-15% on 128x128,
-// docs/results/h200-session7/probe_lean.txt).
+// bit (measured on the H200: 2-9% less time on 128x256, 7-15% on 128x128,
+// docs/results/h200-session7/probe_lean.txt and probe_lean2.txt).
 template <class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
           class ElementC, Activation Act, bool kAux>
 struct FusedTree {

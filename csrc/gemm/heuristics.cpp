@@ -162,7 +162,7 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
   }
   // Where a lean fused kernel fits the call (no X, no Y), it goes before the full one of the
   // same role: its mainloop keeps the shared memory that X/Y buffers would take (on the H200,
-  // 2-8% faster on sm90 FP8 128x256 and 12-15% on 128x128, docs/results/h200-session7/
+  // 2-9% less time on sm90 FP8 128x256 and 7-15% on 128x128, docs/results/h200-session7/
   // probe_lean.txt). Calls with X or Y have only full kernels as candidates.
   return r + (k.scheduler == TileScheduler::StreamK ? 1 : 0) +
          (k.epilogue == Epilogue::Fused ? 2 : 0);
