@@ -387,7 +387,8 @@ gemm::Status run_entry(const KernelEntry& entry, GemmArgs& g, const at::Tensor& 
             ? "mismatch: a gemm_axpby kernel (run it with run_kernel)"
         : g.epilogue == gemm::Epilogue::Axpby
             ? "mismatch: a fused-epilogue kernel (run it with run_kernel_fused)"
-            : "mismatch: a lean fused kernel, which has no x or y (the call passes x or return_y)");
+            : std::string("mismatch: a lean fused kernel, which has no x or y, and the call passes ") +
+                  (g.has_x ? "x (with x_factor != 0)" : "return_y=True"));
   }
   if (k.activation != g.activation) {
     return Status::error(std::string("mismatch: the kernel's activation is ") +

@@ -158,8 +158,8 @@ def gpu_arch() -> int:
 
 
 def kernels_for_this_gpu(epilogue: str) -> list[dict]:
-    """The compiled kernels of this GPU's arch with the given epilogue ("axpby" or "fused");
-    none without a GPU."""
+    """The compiled kernels of this GPU's arch with the given epilogue ("axpby", "fused" or
+    "lean": a fused kernel without X and Y); none without a GPU."""
     from blackwell_ops import _C
     if not torch.cuda.is_available():
         return []

@@ -248,8 +248,9 @@ def _full_twin(lean):
 @pytest.mark.parametrize("kernel", LEAN)
 @pytest.mark.parametrize("with_extras", [True, False], ids=["bias_c", "plain"])
 def test_lean_fp8_kernel_vs_reference_and_full_kernel(kernel, with_extras):
-    """A lean fused kernel (no X/Y nodes): D against the fp64 reference, and bit for bit against
-    the full kernel of the same configuration, which computes the same tree plus X and Y."""
+    """A lean fused kernel (no X/Y nodes): D against the fp64 reference, and equal (torch.equal:
+    -0 == +0; the full tree's + 0 * X turns a -0 into +0) to the full kernel of the same
+    configuration, which computes the same tree plus X and Y."""
     m, n, k = 384, 512, 3200  # 25 k-tiles: chained groups, then single k-tiles
     cd = kernel_dtype(kernel["cd"])
     act = kernel["activation"]

@@ -214,6 +214,24 @@ def test_sm90_fp8_fused_takes_the_lean_kernel_without_x_and_y(m, n, tile_n, extr
         (name, why)
 
 
+def test_plan_says_when_only_a_lean_kernel_would_fit():
+    # A build with the lean FP8 fused kernel but not the full one (the ci set): a call with x
+    # (or Y) finds no kernel, and the reason says why.
+    compiled = {k["name"] for k in _C.compiled_kernels()}
+    lean = "sm90_e4m3_bf16_ak_bk_128x256x128_c2x1_coop_fp8overlap_lean_gelu_tanh"
+    if lean not in compiled or any(n.startswith("sm90_e4m3_bf16_ak_bk_") and
+                                   n.endswith("_fused_gelu_tanh") for n in compiled):
+        pytest.skip("needs a build with the lean sm90 FP8 gelu_tanh kernel and no full one (ci)")
+    for extras, said in ((dict(x=True), "x (with x_factor != 0)"),
+                         (dict(return_y=True), "return_y=True")):
+        name, why = plan(90, table="compiled", m=8192, n=8192, k=4096, ab="float8_e4m3fn",
+                         d="bfloat16", a_major="K", b_major="K", activation="gelu_tanh", **extras)
+        assert name is None and "only lean fused kernels (no x, no y) fit" in why and said in why, why
+    name, _ = plan(90, table="compiled", m=8192, n=8192, k=4096, ab="float8_e4m3fn", d="bfloat16",
+                   a_major="K", b_major="K", activation="gelu_tanh")
+    assert name == lean
+
+
 def test_lean_kernels_are_not_offered_where_only_full_ones_are_built():
     # 16-bit fused calls have full kernels only; without x and y they still find one.
     name, why = plan(90, m=4096, n=4096, k=4096, ab="bfloat16", a_major="K", b_major="K",

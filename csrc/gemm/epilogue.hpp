@@ -129,8 +129,9 @@ struct ArchDescriptors<cutlass::arch::Sm100, MmaTileShape, EpilogueSchedule, Ele
 // the kernel's shared memory holds no buffers for them. Those buffers take about 49 KiB (the
 // aux load's and store's stages of the epilogue tile), which on the sm90 FP8 kernels costs
 // mainloop stages: 3 instead of 4 on 128x256x128, 4 instead of 6 on 128x128x128. The planner
-// takes a lean kernel for calls without x and return_y; its D equals the full tree's bit for
-// bit (measured on the H200: 2-9% less time on 128x256, 7-15% on 128x128,
+// takes a lean kernel for calls without x and return_y; its D equals the full tree's (up to
+// the sign of a zero: the full tree adds 0 * X) and takes less time (on the H200: 2-9% on
+// 128x256, 7-15% on 128x128,
 // docs/results/h200-session7/probe_lean.txt and probe_lean2.txt).
 template <class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
           class ElementC, Activation Act, bool kAux>

@@ -188,9 +188,11 @@ SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
 //  2. Preconditions every kernel shares (kernel_precondition_failure): TMA needs 16-byte aligned
 //     addresses and strides; the problem shape is 32-bit.
 //  3. Exact match on (input type, output type, A majorness, B majorness): a kernel never copies
-//     or transposes an input.
+//     or transposes an input. The epilogue matches (epilogue_fits): axpby, or fused with the
+//     call's activation; a lean fused kernel only for a call without x and Y.
 //  4. Among the matches, the best ranked (rank() above):
-//     sm90: by problem shape, from the H200 sweep (sm90_preference);
+//     sm90: by problem shape, from the H200 sweep (sm90_preference); FP8 by its own rule;
+//     a lean fused kernel before the full one of the same role;
 //     sm100: M <= 128 prefers a 1-SM kernel, since a 256-row 2-SM MMA tile would be at least
 //     half empty; larger M prefers 2-SM (each CTA pair shares B, halving its load per SM).
 //     Reasoned from the tile shapes, not measured: no Blackwell GPU here.
@@ -216,11 +218,16 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
   if (!p.reason.empty()) return p;
   const Sm90Preference sm90_pref = sm90_preference(g);
   int best = 0;
+  bool lean_only = false;  // a lean kernel fitted all but the call's x or Y
   for (size_t i = 0; i < candidates.size(); ++i) {
     const KernelConfig& k = *candidates[i];
-    if (k.arch == device_arch && k.ab == g.ab && k.b == g.b_dtype && k.cd == g.d_dtype &&
-        k.a_major == g.a_major &&
-        k.b_major == g.b_major && epilogue_fits(k.epilogue, g) && k.activation == g.activation) {
+    const bool same = k.arch == device_arch && k.ab == g.ab && k.b == g.b_dtype &&
+                      k.cd == g.d_dtype && k.a_major == g.a_major && k.b_major == g.b_major &&
+                      k.activation == g.activation;
+    if (same && !epilogue_fits(k.epilogue, g)) {
+      lean_only |= k.epilogue == Epilogue::FusedLean && g.epilogue == Epilogue::Fused;
+    }
+    if (same && epilogue_fits(k.epilogue, g)) {
       const int r = rank(g, k, device_arch, sm90_pref);
       if (p.index < 0 || r < best) {
         p.index = static_cast<int>(i);
@@ -240,6 +247,10 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
     why << " and the fused epilogue with activation " << activation_name(g.activation)
         << " (fused kernels exist for a K-major a and b, i.e. x @ W.T, for float16, bfloat16 and"
         << " float8_e4m3fn -> bfloat16)";
+    if (lean_only) {
+      why << "; only lean fused kernels (no x, no y) fit, and the call passes "
+          << (g.has_x ? "x (with x_factor != 0)" : "return_y=True (or autograd needs y)");
+    }
   } else {
     why << " (build with BW_KERNELS=all for every layout)";
   }

@@ -141,8 +141,8 @@ struct Fp8OverlappedPromotion : Base {
     //
     // Chained groups shorten the drain: with `defer`, a group leaves its finished last batch
     // (in part 1: a chained group has an even number of batches) unadded and its stage held;
-    // the next chained group adds it once its own first batch is in flight, and releases the
-    // stage if `pending`. The tensor cores then idle at a group boundary only for the wait, the
+    // the next chained group, told `pending`, adds that batch and releases the stage once its
+    // own first batch is in flight. The tensor cores then idle at a group boundary only for the wait, the
     // loop and the next stage's barrier, not also for the warp group's adds. The sum sees the
     // batches in the same order, so the results are unchanged. The hand-over is behind a
     // run-time branch (the first group has nothing pending) after a warpgroup_wait<1> that
