@@ -388,7 +388,7 @@ gemm::Status run_entry(const KernelEntry& entry, GemmArgs& g, const at::Tensor& 
         : g.epilogue == gemm::Epilogue::Axpby
             ? "mismatch: a fused-epilogue kernel (run it with run_kernel_fused)"
             : std::string("mismatch: a lean fused kernel, which has no x or y, and the call passes ") +
-                  (g.has_x ? "x (with x_factor != 0)" : "return_y=True"));
+                  gemm::lean_misfit(g));
   }
   if (k.activation != g.activation) {
     return Status::error(std::string("mismatch: the kernel's activation is ") +

@@ -224,15 +224,15 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
     const bool same = k.arch == device_arch && k.ab == g.ab && k.b == g.b_dtype &&
                       k.cd == g.d_dtype && k.a_major == g.a_major && k.b_major == g.b_major &&
                       k.activation == g.activation;
-    if (same && !epilogue_fits(k.epilogue, g)) {
+    if (!same) continue;
+    if (!epilogue_fits(k.epilogue, g)) {
       lean_only |= k.epilogue == Epilogue::FusedLean && g.epilogue == Epilogue::Fused;
+      continue;
     }
-    if (same && epilogue_fits(k.epilogue, g)) {
-      const int r = rank(g, k, device_arch, sm90_pref);
-      if (p.index < 0 || r < best) {
-        p.index = static_cast<int>(i);
-        best = r;
-      }
+    const int r = rank(g, k, device_arch, sm90_pref);
+    if (p.index < 0 || r < best) {
+      p.index = static_cast<int>(i);
+      best = r;
     }
   }
   if (p.index >= 0) {
@@ -248,8 +248,7 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
         << " (fused kernels exist for a K-major a and b, i.e. x @ W.T, for float16, bfloat16 and"
         << " float8_e4m3fn -> bfloat16)";
     if (lean_only) {
-      why << "; only lean fused kernels (no x, no y) fit, and the call passes "
-          << (g.has_x ? "x (with x_factor != 0)" : "return_y=True (or autograd needs y)");
+      why << "; only lean fused kernels (no x, no y) fit, and the call passes " << lean_misfit(g);
     }
   } else {
     why << " (build with BW_KERNELS=all for every layout)";

@@ -134,6 +134,12 @@ inline bool epilogue_fits(Epilogue kernel, const GemmArgs& g) {
   return kernel == g.epilogue;
 }
 
+// What of a fused call g a lean kernel cannot compute, in the op's terms, for messages:
+// "x (with x_factor != 0)" or "return_y=True (or autograd needs y)"; "" when neither.
+inline const char* lean_misfit(const GemmArgs& g) {
+  return g.has_x ? "x (with x_factor != 0)" : g.has_y ? "return_y=True (or autograd needs y)" : "";
+}
+
 // Result of a host-side kernel call.
 struct Status {
   bool ok = true;
