@@ -56,8 +56,10 @@ def test_fake_output_strides_match_real():
 
 # On a GPU -------------------------------------------------------------------------------------
 # The CPU tests above run the composite; these run the CUDA kernels inside Inductor's graphs
-# (its generated Triton code before and after the op). Each case first checks, on concrete
-# inputs, that the op takes a kernel, so a silent fallback to the composite fails the test.
+# (its generated Triton code before and after the op). Each case asks the planner, on the same
+# concrete inputs, which path the op takes (skipping, with its reason, in a build without the
+# kernel), and then checks in the profiler that a compiled call of the graph launched a CUTLASS
+# kernel: the composite's numbers are right too, so only the launch shows the kernel ran.
 
 BF16, E4M3 = torch.bfloat16, torch.float8_e4m3fn
 
@@ -66,6 +68,15 @@ def _kernel_path(path: str) -> str:
     if not path.startswith("kernel: "):
         pytest.skip(f"this build has no kernel for the case: {path}")
     return path
+
+
+def _cutlass_kernels_launched(fn, *args):
+    """fn(*args), and the names of the CUTLASS kernels (GemmUniversal) it launched."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        out = fn(*args)
+        torch.cuda.synchronize()
+    return out, [e.name for e in prof.events() if "GemmUniversal" in e.name]
 
 
 def _gpu_case(case, m, g):
@@ -106,7 +117,8 @@ def _gpu_case(case, m, g):
 @pytest.mark.parametrize("case", ["bf16", "float8_e4m3fn", "fused_bf16"])
 def test_inductor_fullgraph_dynamic_on_gpu_runs_the_kernels(case):
     """Inductor, fullgraph, dynamic: one compile for four M (two of them not tile multiples),
-    each result against the fp64 reference; FP8 with new scale values every call."""
+    each result against the fp64 reference, the last call profiled for the kernel launch; FP8
+    with a new product of the scales every call."""
     pytest.importorskip("triton", reason="Inductor's GPU backend needs triton")
     torch._dynamo.reset()
     counter = CompileCounterWithBackend("inductor")
@@ -116,7 +128,11 @@ def test_inductor_fullgraph_dynamic_on_gpu_runs_the_kernels(case):
         f, inputs, ref, tol, path = _gpu_case(case, m, g)
         _kernel_path(path)
         compiled = compiled or torch.compile(f, fullgraph=True, dynamic=True, backend=counter)
-        out = compiled(*inputs)
+        if m == 1024:
+            out, launched = _cutlass_kernels_launched(compiled, *inputs)
+            assert launched, f"{case}: the compiled graph launched no CUTLASS kernel ({path})"
+        else:
+            out = compiled(*inputs)
         assert out.is_cuda and out.dtype == BF16 and out.shape == ref.shape
         assert_close(out, ref, tol, f"{case} m={m}, {path}")
     assert counter.frame_count == 1, f"recompiled: {counter.frame_count} frames"
@@ -124,8 +140,10 @@ def test_inductor_fullgraph_dynamic_on_gpu_runs_the_kernels(case):
 
 @pytest.mark.gpu
 def test_inductor_training_step_on_gpu():
-    """A compiled Linear + bias + gelu_tanh step (gemm_fused forward with Y kept for the backward,
-    gemm_axpby backward GEMMs) in bf16: loss and gradients against fp64 autograd."""
+    """A compiled Linear + bias + gelu_tanh step in bf16: the gemm_fused forward (Y kept for the
+    backward) on its kernel, checked in the profiler; the backward's gemm_axpby calls on kernels
+    where the build has their layouts, else on the composite. Loss and gradients against fp64
+    autograd."""
     pytest.importorskip("triton", reason="Inductor's GPU backend needs triton")
     torch._dynamo.reset()
     g = torch.Generator(device="cuda").manual_seed(3)
@@ -141,7 +159,9 @@ def test_inductor_training_step_on_gpu():
                        activation="gelu_tanh")
         return ((d.float() - target.float()) ** 2).mean()
 
-    loss = torch.compile(step, fullgraph=True, backend="inductor")(x, w, bias, target)
+    loss, launched = _cutlass_kernels_launched(
+        torch.compile(step, fullgraph=True, backend="inductor"), x, w, bias, target)
+    assert launched, "the compiled forward launched no CUTLASS kernel"
     loss.backward()
     x64, w64, b64 = (t.detach().double().cpu().requires_grad_() for t in (x, w, bias))
     ref = ((fused_reference(x64, w64.t(), bias=b64, activation="gelu_tanh")
