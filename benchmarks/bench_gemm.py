@@ -516,7 +516,10 @@ def interleaved_times(fns: dict, timer, reps: int, warmup: int) -> dict:
     each round, so that a drift in the GPU's speed during a case falls on every provider alike.
     Timed one provider after the other, the later ones came out slower under sustained FP8 load:
     on the H200 (2026-11-30) one kernel measured 0.885 ms through the op and then 0.972 ms
-    through _C.run_kernel (docs/results/h200-session4/host_overhead.txt)."""
+    through _C.run_kernel (docs/results/h200-session4/host_overhead.txt). Each burst starts
+    with `warmup` untimed runs of the same call: with 1 warm-up run, two tile orders of one
+    kernel measured alike that differ by 1-5% once each burst was preceded by 25 runs of its own,
+    while identical calls agreed within 1% either way (docs/results/h200-session9/)."""
     names = list(fns)
     times = {name: [] for name in names}
     rounds = max(1, min(TIMING_ROUNDS, reps))
@@ -713,7 +716,11 @@ def main(argv=None) -> int:
                         "but compile-max (INT8 cases: compile-max too)")
     p.add_argument("--reps", type=int, default=None, help="timed runs per provider "
                    "(default 30 on GPU, 5 on CPU)")
-    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--warmup", type=int, default=None,
+                   help="untimed runs of a call before each of its timed bursts (default 25 on "
+                        "GPU, 1 on CPU): "
+                        "under the GPU's power limit, a burst timed right after another "
+                        "provider's inherits that provider's clock state")
     p.add_argument("--filter", default="", help="only cases whose name contains this")
     p.add_argument("--out", type=pathlib.Path, default=None, help="directory for the outputs")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
@@ -736,6 +743,7 @@ def main(argv=None) -> int:
     if bad:
         p.error(f"unknown peers {bad}; choose from {ALL_PROVIDERS[1:]}")
     reps = args.reps or (30 if args.device == "cuda" else 5)
+    warmup = args.warmup if args.warmup is not None else (25 if args.device == "cuda" else 1)
     cases = [c for c in suites.SUITES[args.suite] if args.filter in c.name]
     if args.list:
         list_cases(args.suite, cases, peer_names)
@@ -756,7 +764,7 @@ def main(argv=None) -> int:
                                            [os.path.relpath(__file__, ROOT)] + (argv or sys.argv[1:]))
     names = ["bw"] + list(dict.fromkeys(n for case in cases
                                         for n in applicable_peers(case, peer_names)))
-    meta.update(suite=args.suite, reps=reps, warmup=args.warmup, providers=names,
+    meta.update(suite=args.suite, reps=reps, warmup=warmup, providers=names,
                 l2_flush_bytes=L2_FLUSH_BYTES if args.device == "cuda" else 0)
     # The bf16 peak always (as before); the FP8/INT8/TF32 ones where the run has such cases.
     classes = list(dict.fromkeys(["bf16"] + [c.input_class for c in cases]))
@@ -781,7 +789,7 @@ def main(argv=None) -> int:
             break
         if it is cases:
             print(f"[{i + 1}/{len(cases)}] {case.name}", file=sys.stderr, flush=True)
-        rows.append(run_case(case, args.device, peer_names, timer, reps, args.warmup))
+        rows.append(run_case(case, args.device, peer_names, timer, reps, warmup))
         torch._dynamo.reset()  # keep compile caches from piling up across shapes
         if args.out:  # partial results survive an interrupted run
             args.out.mkdir(parents=True, exist_ok=True)

@@ -172,13 +172,20 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
 
 SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
   // Data-parallel everywhere: no problem of the sweep ran faster with split-K or stream-K by more
-  // than 3%, and CUTLASS's own heuristic mode picked them where they lost. CUTLASS's tile order
-  // (raster heuristic, no swizzle): for FP8 at 8192^3, tune.py's rows once showed swizzle 4 7%
-  // faster, but a direct side-by-side of the same kernel with swizzle 1, 4 and through the op
-  // measured all within 0.7% (docs/results/h200-session5/probe_swz.txt), so nothing is changed.
+  // than 3%, and CUTLASS's own heuristic mode picked them where they lost.
+  // Tile order: CUTLASS's raster heuristic everywhere. Swizzle 8 on the sm90 FP8 kernels only:
+  // with none, each wave of clusters covers a band of output tiles and reads all of the other
+  // operand from DRAM again (ncu at 8192^3, 128x256 tiles: 1.17 GB read, 0.60 GB with swizzle 8,
+  // cuBLAS 0.56 GB; Llama-8B up 1.64 -> 0.30 GB). The H200 runs FP8 at its power limit, where
+  // that traffic costs clock: each call timed after a burst of its own (settled), swizzle 8 was
+  // 1.2-5.4% faster plain and 1.6-5.3% with bias + gelu_tanh, and single launches 4-9%
+  // (docs/results/h200-session9/). Timed right after another provider, the tile orders measured
+  // alike (there and in sessions 5-6), as that provider's clock state carries over. The 16-bit
+  // kernels keep no swizzle: not measured this way.
   (void)g;
   SchedulerArgs s;
   if (k.scheduler == TileScheduler::StreamK) s.decomposition = Decomposition::DataParallel;
+  if (k.schedule == Schedule::Sm90CooperativeFp8Overlap) s.swizzle = 8;
   return s;
 }
 
