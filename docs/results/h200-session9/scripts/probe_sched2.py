@@ -1,0 +1,50 @@
+"""Session 9, call 2: the tile orders that led in call 1 (probe_sched.py), with more rounds, at the
+fp8 suite's shapes, plain and fused, side by side with torch._scaled_mm in long bursts. REPS a
+provider a round, ROUNDS rounds rotated. Errors of our kernels against fp32 references."""
+import statistics, sys, torch
+import blackwell_ops  # noqa: F401
+from blackwell_ops import _C
+from blackwell_ops.timing import Timer
+dev = "cuda"
+one = torch.ones((), device=dev)
+P = "sm90_e4m3_bf16_ak_bk_128x256x128_c2x1_coop_fp8overlap_"
+t = Timer("cuda")
+REPS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+SCHEDS = {"default": None, "h8": {"swizzle": 8},
+          "m4": {"raster": "along_m", "swizzle": 4}, "n4": {"raster": "along_n", "swizzle": 4},
+          "m8": {"raster": "along_m", "swizzle": 8}, "n8": {"raster": "along_n", "swizzle": 8}}
+def bench(label, fns, ref):
+    errs = {k: ((f().float() - ref).norm() / ref.norm()).item() for k, f in fns.items() if k != "scaled_mm"}
+    times = {k: [] for k in fns}
+    names = list(fns)
+    for r in range(ROUNDS):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            times[k] += t(fns[k], reps=REPS)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    base = med["scaled_mm"]
+    print(f"{label} reps {REPS}x{ROUNDS}: " + "  ".join(f"{k} {v:.4f} ({base / v:.3f}x)" for k, v in med.items()), flush=True)
+    print("   ours vs default: " + "  ".join(f"{k} {med['default'] / v:.3f}" for k, v in med.items() if k not in ("scaled_mm", "default"))
+          + " | max err (ours) " + f"{max(errs.values()):.2e}", flush=True)
+for (M, N, K) in [(8192, 8192, 8192), (8192, 14336, 4096), (8192, 4096, 14336), (4096, 4096, 4096), (16384, 8192, 4096)]:
+    a = (torch.randn(M, K, device=dev) * 0.5).to(torch.float8_e4m3fn)
+    b = (torch.randn(N, K, device=dev) * 0.5).to(torch.float8_e4m3fn).t()
+    ref = a.float() @ b.float()
+    sm = lambda: torch._scaled_mm(a, b, one, one, out_dtype=torch.bfloat16)
+    fns = {"scaled_mm": sm}
+    for s, d in SCHEDS.items():
+        fns[s] = (lambda d=d: _C.run_kernel(a, b, None, 1.0, 0.0, torch.bfloat16, P + "axpby", True, d, one, one)[1])
+    bench(f"plain {M}x{N}x{K}", fns, ref)
+    if (M, N, K) == (8192, 8192, 8192):
+        c = torch.randn(M, N, device=dev).to(torch.bfloat16)
+        fc = {"scaled_mm": sm}
+        for s, d in SCHEDS.items():
+            fc[s] = (lambda d=d: _C.run_kernel(a, b, c, 1.0, 1.0, torch.bfloat16, P + "axpby", True, d, one, one)[1])
+        bench(f"+c {M}x{N}x{K}", fc, ref + c.float())
+    if (M, N, K) in ((8192, 8192, 8192), (8192, 14336, 4096)):
+        bias = torch.randn(N, device=dev).to(torch.bfloat16)
+        fg = {"scaled_mm": sm}
+        for s, d in SCHEDS.items():
+            fg[s] = (lambda d=d: _C.run_kernel_fused(a, b, None, bias, None, 1.0, 0.0, 0.0, "gelu_tanh", False,
+                                                      torch.bfloat16, P + "lean_gelu_tanh", True, d, one, one)[1][0])
+        bench(f"bias+gelu {M}x{N}x{K}", fg, torch.nn.functional.gelu(ref + bias.float(), approximate="tanh"))
