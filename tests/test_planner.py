@@ -181,17 +181,35 @@ def test_sm90_schedule_is_data_parallel():
     assert sched["decomposition"] in ("heuristic", "data_parallel") and sched["splits"] == 1
 
 
-@pytest.mark.parametrize("ab,swizzle", [("float8_e4m3fn", 8), ("bfloat16", 1)])
-def test_sm90_tile_order_swizzles_fp8_only(ab, swizzle):
-    # Swizzle 8 on the FP8 overlap kernels (their DRAM traffic under the power limit), CUTLASS's
-    # default order elsewhere (csrc/gemm/heuristics.cpp, schedule_for).
-    problem = dict(m=8192, n=8192, k=8192, ab=ab, d="bfloat16", a_major="K", b_major="K")
+_FP8 = dict(ab="float8_e4m3fn", d="bfloat16", a_major="K", b_major="K")
+_BF16 = dict(ab="bfloat16", d="bfloat16", a_major="K", b_major="K")
+
+
+@pytest.mark.parametrize("problem,swizzle", [
+    (dict(m=8192, n=8192, k=8192, **_FP8), 8),        # A + B 128 MiB, 2048 tiles of 128x256
+    (dict(m=8192, n=14336, k=4096, **_FP8), 8),       # Llama-8B up
+    (dict(m=4096, n=4096, k=4096, **_FP8), 1),        # A + B 32 MiB: in the L2
+    (dict(m=9000, n=8192, k=8192, **_FP8), 4),        # 71 tile rows: 8 would pad them to 80, 4 to 72
+    (dict(m=8192, n=8192, k=8192, **_BF16), 8),
+    (dict(m=8192, n=4096, k=14336, **_BF16), 8),      # the 128x128 ping-pong kernel
+    (dict(m=4096, n=4096, k=1024, **_BF16), 1),       # A + B 16 MiB
+    (dict(m=128, n=8192, k=8192, **_BF16), 1),        # 128 tiles of 64x128: under two waves
+    (dict(m=8192, n=8192, k=8192, ab="tf32", d="float32", a_major="K", b_major="K"), 8),
+    (dict(m=8192, n=14336, k=4096, ab="int8", d="int32", a_major="K", b_major="K"), 8),
+], ids=["fp8-8192", "fp8-up", "fp8-4096", "fp8-padded", "bf16-8192", "bf16-down",
+        "bf16-shallow", "bf16-m128", "tf32-8192", "int8-up"])
+def test_sm90_tile_swizzle(problem, swizzle):
+    # csrc/gemm/heuristics.cpp, sm90_swizzle: swizzle once A + B outgrow the L2 over at least two
+    # waves of tiles, the widest that pads the tile grid by at most 1/16; CUTLASS's raster.
     name, why, sched = _C.plan(problem, 90, "all", True)
-    assert name is not None, why
+    assert name is not None and name.startswith("sm90_"), why
     assert (sched["raster"], sched["swizzle"]) == ("heuristic", swizzle), (name, sched)
-    assert ("fp8overlap" in name) == (swizzle == 8), name
 
 
+def test_sm100_keeps_cutlass_tile_order():
+    name, why, sched = _C.plan(dict(m=8192, n=8192, k=8192, **_BF16), 100, "all", True)
+    assert name is not None and name.startswith("sm100_"), why
+    assert sched["swizzle"] == 1, (name, sched)
 
 
 _FP8_TILES = [(8192, 8192, 256), (8192, 4096, 256), (4096, 4096, 256), (1024, 2048, 128),

@@ -1,10 +1,12 @@
 #include "gemm/heuristics.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <sstream>
 #include <array>
 #include <vector>
+#include <utility>
 
 namespace bw::gemm {
 
@@ -168,24 +170,46 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
          (k.epilogue == Epilogue::Fused ? 2 : 0);
 }
 
+// The tile swizzle (CUTLASS's max_swizzle_size) for problem g on sm90 kernel k. With none, a
+// wave of clusters covers a band of output tiles and reads all of the other operand again; once
+// the operands outgrow the L2, each wave re-reads it from DRAM (ncu, FP8 128x256 at 8192^3: 1.17
+// GB read, 0.60 GB with swizzle 8, cuBLAS 0.56 GB). The H200 runs these GEMMs at its power cap,
+// where that traffic costs clock. Each call timed after 25 runs of its own (docs/results/
+// h200-session9/), swizzle 8 was faster wherever A + B outgrew the L2 over several waves: FP8
+// 1.1-6.1% (8192^3, Llama-8B up, plain and bias + gelu_tanh), INT8 4.1% and 12.2% (8192^3, up),
+// TF32 4.0% (8192^3) and 1.2% (4096^3), bf16 128x256 2.7-7.1% (8192^3, 16384x8192x4096,
+// 8192x14336x4096), bf16 128x128 ping-pong 1.2% (8192x4096x14336); alike at FP8 Llama-8B down
+// and bf16 4096x28672x4096. It was slower where the operands fit in the L2 (bf16 4096x4096x1024
+// -4.1%, 2048^3 -3.3%) or the tiles fill under two waves (128x8192x8192 on 64x128, -2.1%), and
+// twice as slow where the swizzle rounded the tile grid up to twice its size (1024^3 on 64x128:
+// CUTLASS rounds it to multiples of swizzle x cluster). Hence: swizzle only with A + B past the
+// L2 and two waves of tiles, the widest of 8, 4, 2 that pads the grid by at most 1/16.
+int sm90_swizzle(const GemmArgs& g, const KernelConfig& k) {
+  constexpr int64_t kL2Bytes = int64_t{50} << 20;  // H100 / H200
+  const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
+  const int64_t tiles_m = ceil_div(g.m, k.tile_m), tiles_n = ceil_div(g.n, k.tile_n);
+  const int64_t operand_bytes = (g.m * dtype_bytes(g.ab) + g.n * dtype_bytes(g.b_dtype)) * g.k;
+  if (operand_bytes <= kL2Bytes || tiles_m * tiles_n * g.l < 2 * sms) return 1;
+  // CUTLASS's get_log_swizzle_size takes 8, 4, 2 only where the smaller tile count is at least
+  // 6, 3, 2, and rounds each tile count up to a multiple of swizzle x cluster extent.
+  for (auto [swizzle, min_tiles] : {std::pair{8, 6}, std::pair{4, 3}, std::pair{2, 2}}) {
+    if (std::min(tiles_m, tiles_n) < min_tiles) continue;
+    const int64_t padded_m = ceil_div(tiles_m, swizzle * k.cluster_m) * swizzle * k.cluster_m;
+    const int64_t padded_n = ceil_div(tiles_n, swizzle * k.cluster_n) * swizzle * k.cluster_n;
+    if (16 * padded_m * padded_n <= 17 * tiles_m * tiles_n) return swizzle;
+  }
+  return 1;
+}
+
 }  // namespace
 
 SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
   // Data-parallel everywhere: no problem of the sweep ran faster with split-K or stream-K by more
-  // than 3%, and CUTLASS's own heuristic mode picked them where they lost.
-  // Tile order: CUTLASS's raster heuristic everywhere. Swizzle 8 on the sm90 FP8 kernels only:
-  // with none, each wave of clusters covers a band of output tiles and reads all of the other
-  // operand from DRAM again (ncu at 8192^3, 128x256 tiles: 1.17 GB read, 0.60 GB with swizzle 8,
-  // cuBLAS 0.56 GB; Llama-8B up 1.64 -> 0.30 GB). The H200 runs FP8 at its power limit, where
-  // that traffic costs clock: each call timed after a burst of its own (settled), swizzle 8 was
-  // 1.2-5.4% faster plain and 1.6-5.3% with bias + gelu_tanh, and single launches 4-9%
-  // (docs/results/h200-session9/). Timed right after another provider, the tile orders measured
-  // alike (there and in sessions 5-6), as that provider's clock state carries over. The 16-bit
-  // kernels keep no swizzle: not measured this way.
-  (void)g;
+  // than 3%, and CUTLASS's own heuristic mode picked them where they lost. CUTLASS's raster
+  // heuristic; the swizzle by sm90_swizzle above. sm100 keeps CUTLASS's order: not measured.
   SchedulerArgs s;
   if (k.scheduler == TileScheduler::StreamK) s.decomposition = Decomposition::DataParallel;
-  if (k.schedule == Schedule::Sm90CooperativeFp8Overlap) s.swizzle = 8;
+  if (k.arch == 90) s.swizzle = sm90_swizzle(g, k);
   return s;
 }
 
