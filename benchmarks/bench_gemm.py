@@ -509,6 +509,10 @@ def _run_case(case, device, names, timer, reps, warmup):
 
 
 TIMING_ROUNDS = 5
+# Untimed runs of a call before each of its timed bursts on GPU (--warmup; tune.py too): under the
+# H200's power limit a burst begins in the clock state the previous provider left, and 25 runs
+# (about 25 ms at 8192^3) let it settle on its own (docs/results/h200-session9/probe_bias.txt).
+GPU_WARMUP = 25
 
 
 def interleaved_times(fns: dict, timer, reps: int, warmup: int) -> dict:
@@ -743,7 +747,7 @@ def main(argv=None) -> int:
     if bad:
         p.error(f"unknown peers {bad}; choose from {ALL_PROVIDERS[1:]}")
     reps = args.reps or (30 if args.device == "cuda" else 5)
-    warmup = args.warmup if args.warmup is not None else (25 if args.device == "cuda" else 1)
+    warmup = args.warmup if args.warmup is not None else (GPU_WARMUP if args.device == "cuda" else 1)
     cases = [c for c in suites.SUITES[args.suite] if args.filter in c.name]
     if args.list:
         list_cases(args.suite, cases, peer_names)

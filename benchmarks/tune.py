@@ -81,7 +81,8 @@ def rel_err(d: torch.Tensor, ref: torch.Tensor) -> float:
     return ((d.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 
 
-def tune_case(case, timer, reps, persistent_schedules=PERSISTENT_SCHEDULES):
+def tune_case(case, timer, reps, persistent_schedules=PERSISTENT_SCHEDULES,
+              warmup=bench_gemm.GPU_WARMUP):
     a, b, c, out_dt = bench_gemm.make_operands(case, "cuda")
     scales = bench_gemm.make_scales(case, "cuda")  # (None, None) unless case.scaled
     ref = bench_gemm.reference(case, a, b, c, None, None, scales, torch.float64)
@@ -116,15 +117,17 @@ def tune_case(case, timer, reps, persistent_schedules=PERSISTENT_SCHEDULES):
         peers[FAST_PEER] = lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=out_dt,
                                                     use_fast_accum=True)
     entries += [(dict(case=case.name, kernel=name, schedule="-"), fn) for name, fn in peers.items()]
-    return rows + timed_rows(case, entries, timer, reps), wrong, planned
+    return rows + timed_rows(case, entries, timer, reps, warmup), wrong, planned
 
 
-def timed_rows(case, entries, timer, reps):
+def timed_rows(case, entries, timer, reps, warmup=bench_gemm.GPU_WARMUP):
     """The rows of entries [(row, fn)] with each fn's median time: all timed together, in
     bench_gemm's interleaved rounds, so that the GPU's clock drift under load (up to 10% within
-    a case, docs/results/h200-session4/) falls on every kernel and peer alike."""
+    a case, docs/results/h200-session4/) falls on every kernel and peer alike, each burst after
+    `warmup` untimed runs of its own (bench_gemm.GPU_WARMUP: with 1, tile orders 1-5% apart
+    measured alike, docs/results/h200-session9/)."""
     times = bench_gemm.interleaved_times({i: fn for i, (_, fn) in enumerate(entries)}, timer,
-                                         reps, warmup=1)
+                                         reps, warmup)
     rows = []
     for i, (row, _) in enumerate(entries):
         ms = statistics.median(times[i])
@@ -142,7 +145,7 @@ def pinned_to(name: str):
         _C.pin_kernel("")
 
 
-def tune_fused_case(case, timer, reps):
+def tune_fused_case(case, timer, reps, warmup=bench_gemm.GPU_WARMUP):
     """A bw.gemm_fused case: each fitting fused kernel through the op, the planner pinned to it
     (_C.pin_kernel: the op's host path included, as users see it), with the planner's own run-time
     schedule; then the op unpinned and the case's peers (bench_gemm's defaults)."""
@@ -174,7 +177,7 @@ def tune_fused_case(case, timer, reps):
                         pinned))
     fns["planner"] = op
     entries += [(dict(case=case.name, kernel=name, schedule="-"), fn) for name, fn in fns.items()]
-    return rows + timed_rows(case, entries, timer, reps), wrong, planned
+    return rows + timed_rows(case, entries, timer, reps, warmup), wrong, planned
 
 
 def summary(case_name, rows, planned):
@@ -203,6 +206,9 @@ def main(argv=None) -> int:
     # (docs/results/h200-session5/README.md).
     p.add_argument("--reps", type=int, default=50,
                    help="timed runs per kernel and peer, spread over 5 interleaved rounds")
+    p.add_argument("--warmup", type=int, default=bench_gemm.GPU_WARMUP,
+                   help=f"untimed runs of a call before each timed burst (default "
+                        f"{bench_gemm.GPU_WARMUP}, as bench_gemm.py)")
     p.add_argument("--out", type=pathlib.Path, required=True)
     p.add_argument("--schedules", default=",".join(PERSISTENT_SCHEDULES),
                    help="run-time schedules tried on persistent kernels, comma-separated, from: "
@@ -223,9 +229,9 @@ def main(argv=None) -> int:
     all_rows, all_wrong, lines = [], [], []
     for case in suites.SUITES[args.suite]:
         if case.fused:
-            rows, wrong, planned = tune_fused_case(case, timer, args.reps)
+            rows, wrong, planned = tune_fused_case(case, timer, args.reps, args.warmup)
         else:
-            rows, wrong, planned = tune_case(case, timer, args.reps, persistent)
+            rows, wrong, planned = tune_case(case, timer, args.reps, persistent, args.warmup)
         all_rows += rows
         all_wrong += wrong
         lines.append(summary(case.name, rows, planned))
