@@ -81,8 +81,7 @@ def rel_err(d: torch.Tensor, ref: torch.Tensor) -> float:
     return ((d.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 
 
-def tune_case(case, timer, reps, persistent_schedules=PERSISTENT_SCHEDULES,
-              warmup=bench_gemm.GPU_WARMUP):
+def tune_case(case, timer, reps, warmup, persistent_schedules=PERSISTENT_SCHEDULES):
     a, b, c, out_dt = bench_gemm.make_operands(case, "cuda")
     scales = bench_gemm.make_scales(case, "cuda")  # (None, None) unless case.scaled
     ref = bench_gemm.reference(case, a, b, c, None, None, scales, torch.float64)
@@ -145,7 +144,7 @@ def pinned_to(name: str):
         _C.pin_kernel("")
 
 
-def tune_fused_case(case, timer, reps, warmup=bench_gemm.GPU_WARMUP):
+def tune_fused_case(case, timer, reps, warmup):
     """A bw.gemm_fused case: each fitting fused kernel through the op, the planner pinned to it
     (_C.pin_kernel: the op's host path included, as users see it), with the planner's own run-time
     schedule; then the op unpinned and the case's peers (bench_gemm's defaults)."""
@@ -231,7 +230,7 @@ def main(argv=None) -> int:
         if case.fused:
             rows, wrong, planned = tune_fused_case(case, timer, args.reps, args.warmup)
         else:
-            rows, wrong, planned = tune_case(case, timer, args.reps, persistent, args.warmup)
+            rows, wrong, planned = tune_case(case, timer, args.reps, args.warmup, persistent)
         all_rows += rows
         all_wrong += wrong
         lines.append(summary(case.name, rows, planned))
