@@ -381,14 +381,8 @@ gemm::Status run_entry(const KernelEntry& entry, GemmArgs& g, const at::Tensor& 
       k.b_major != g.b_major) {
     return Status::error("mismatch: the kernel's types or layout differ from the problem's");
   }
-  if (!gemm::epilogue_fits(k.epilogue, g)) {
-    return Status::error(
-        k.epilogue == gemm::Epilogue::Axpby
-            ? "mismatch: a gemm_axpby kernel (run it with run_kernel)"
-        : g.epilogue == gemm::Epilogue::Axpby
-            ? "mismatch: a fused-epilogue kernel (run it with run_kernel_fused)"
-            : std::string("mismatch: a lean fused kernel, which has no x or y, and the call passes ") +
-                  gemm::lean_misfit(g));
+  if (std::string why = gemm::epilogue_mismatch(k.epilogue, g); !why.empty()) {
+    return Status::error("mismatch: " + why);
   }
   if (k.activation != g.activation) {
     return Status::error(std::string("mismatch: the kernel's activation is ") +

@@ -174,9 +174,8 @@ struct CutlassGemm {
   static Status can_implement(const GemmArgs& g) {
     // The lean fused tree has no X and Y nodes: it would drop them silently (the planner and
     // run_kernel_fused check epilogue_fits first; this keeps any other caller honest).
-    if (!epilogue_fits(Epi, g)) {
-      return Status::error(std::string("the kernel's epilogue (") + epilogue_name(Epi) +
-                           ") does not compute this call's (x or return_y with a lean kernel?)");
+    if (std::string why = epilogue_mismatch(Epi, g); !why.empty()) {
+      return Status::error("the kernel's epilogue does not fit the call: " + why);
     }
     auto args = make_arguments(g);
     cutlass::Status s = Gemm::can_implement(args);

@@ -104,6 +104,10 @@ constexpr Sm90Role kSm90Small{64, 128, Schedule::Sm90Pingpong};    // 64x128x64 
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// The SMs a persistent grid spans: the device's count, or an H100/H200's 132 where the caller
+// plans without a device (GemmArgs::sm_count 0, e.g. _C.plan in the CPU tests).
+int64_t sm_count_of(const GemmArgs& g) { return g.sm_count > 0 ? g.sm_count : 132; }
+
 // The sm90 roles for problem g, most preferred first. Measured on the H200 with
 // benchmarks/tune.py (benchmarks/results/h200/tune/, 2026-11-30; ratios are time of the best
 // config / time of the named one, so 1.00 is the best):
@@ -119,7 +123,7 @@ using Sm90Preference = std::array<Sm90Role, 3>;
 
 Sm90Preference sm90_preference(const GemmArgs& g) {
   const int64_t tiles128 = ceil_div(g.m, 128) * ceil_div(g.n, 128) * g.l;
-  const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
+  const int64_t sms = sm_count_of(g);
   if (g.m <= 64 || 4 * tiles128 < 3 * sms) return {{kSm90Small, kSm90Mid, kSm90Big}};
   if (g.k <= 256 || (g.m >= 8192 && g.n >= 8192)) return {{kSm90Big, kSm90Mid, kSm90Small}};
   return {{kSm90Mid, kSm90Big, kSm90Small}};
@@ -142,7 +146,7 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     // 0.895 ms at 8192^3 and 2-6% less at 4096^3 and the Llama-8B shapes (docs/results/
     // h200-session7/probe_tiles3.txt; before, 128x128 had been 1.4-1.8% faster). Below a wave
     // the smaller tile keeps more SMs busy (reasoned, not measured).
-    const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
+    const int64_t sms = sm_count_of(g);
     // (N <= 128: a 256-wide tile would only add empty chunks of MMAs.)
     const bool wide = g.n > 128 && ceil_div(g.m, 128) * ceil_div(g.n, 256) * g.l >= sms;
     if (k.schedule != Schedule::Sm90CooperativeFp8Overlap) {
@@ -186,7 +190,7 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
 // L2 and two waves of tiles, the widest of 8, 4, 2 that pads the grid by at most 1/16.
 int sm90_swizzle(const GemmArgs& g, const KernelConfig& k) {
   constexpr int64_t kL2Bytes = int64_t{50} << 20;  // H100 / H200
-  const int64_t sms = g.sm_count > 0 ? g.sm_count : 132;
+  const int64_t sms = sm_count_of(g);
   const int64_t tiles_m = ceil_div(g.m, k.tile_m), tiles_n = ceil_div(g.n, k.tile_n);
   const int64_t operand_bytes = (g.m * dtype_bytes(g.ab) + g.n * dtype_bytes(g.b_dtype)) * g.k;
   if (operand_bytes <= kL2Bytes || tiles_m * tiles_n * g.l < 2 * sms) return 1;

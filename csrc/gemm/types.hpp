@@ -140,6 +140,16 @@ inline const char* lean_misfit(const GemmArgs& g) {
   return g.has_x ? "x (with x_factor != 0)" : g.has_y ? "return_y=True (or autograd needs y)" : "";
 }
 
+// Why a kernel built with the epilogue tree `kernel` cannot compute g, for messages (run_kernel's
+// check and the kernel's can_implement); "" where it fits (epilogue_fits).
+inline std::string epilogue_mismatch(Epilogue kernel, const GemmArgs& g) {
+  if (epilogue_fits(kernel, g)) return "";
+  if (kernel == Epilogue::Axpby) return "a gemm_axpby kernel (run it with run_kernel)";
+  if (g.epilogue == Epilogue::Axpby) return "a fused-epilogue kernel (run it with run_kernel_fused)";
+  return std::string("a lean fused kernel, which has no x or y, and the call passes ") +
+         lean_misfit(g);
+}
+
 // Result of a host-side kernel call.
 struct Status {
   bool ok = true;
