@@ -9,7 +9,8 @@ dim with bias. In blackwell_ops the activation is fused into fc1's GEMM (whose p
 is kept for the backward from the same launch) and the residual into fc2's. One step is forward,
 backward with a fixed output gradient, and an SGD update. Before timing, the two blocks (same
 weights) are checked to give the same output and weight gradients within bf16 tolerance.
-Timing: blackwell_ops.timing (median of --reps steps, L2 flushed before each).
+Timing: bench_gemm.py's (median of --reps steps, L2 flushed before each, the variants timed in
+interleaved rounds, each burst after --warmup untimed steps of the same variant).
 """
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ import torch
 
 import blackwell_ops.nn as bnn
 from blackwell_ops.timing import Timer, quantile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench_gemm import GPU_WARMUP, interleaved_times  # noqa: E402  (one timing method)
 
 
 # The two blocks compared here and in bench_tp_mlp.py (which leaves out the residual: under
@@ -61,6 +65,8 @@ def main(argv=None) -> int:
     p.add_argument("--dim", type=int, default=4096)
     p.add_argument("--dtype", default="bfloat16")
     p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--warmup", type=int, default=GPU_WARMUP,
+                   help="untimed steps before each timed burst (default %(default)s)")
     p.add_argument("--compile-modes", default="default", help="comma-separated torch.compile modes")
     p.add_argument("--out", type=pathlib.Path, default=None)
     args = p.parse_args(argv)
@@ -101,10 +107,11 @@ def main(argv=None) -> int:
     for mode in filter(None, args.compile_modes.split(",")):
         variants[f"torch.nn compile-{mode}"] = torch.compile(ref, mode=mode, fullgraph=True)
         variants[f"bw compile-{mode}"] = torch.compile(ours, mode=mode, fullgraph=True)
-    timer = Timer("cuda")
+    steps = {name: step_fn(model) for name, model in variants.items()}
+    for step in steps.values():  # compile (and autotune) before any timing
+        step()
     results = {}
-    for name, model in variants.items():
-        times = timer(step_fn(model), args.reps, warmup=3)
+    for name, times in interleaved_times(steps, Timer("cuda"), args.reps, args.warmup).items():
         results[name] = {"median_ms": statistics.median(times), "p20_ms": quantile(times, 0.2),
                          "p80_ms": quantile(times, 0.8)}
         print(f"{name:28} {results[name]['median_ms']:8.3f} ms", flush=True)
@@ -116,7 +123,8 @@ def main(argv=None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "mlp.json").write_text(json.dumps(dict(
             gpu=torch.cuda.get_device_name(), torch=torch.__version__, tokens=args.tokens,
-            dim=args.dim, dtype=args.dtype, rel_diff=errs, correct=ok, results=results,
+            dim=args.dim, dtype=args.dtype, reps=args.reps, warmup=args.warmup, rel_diff=errs,
+            correct=ok, results=results,
             speedup=best_torch / best_bw), indent=1))
         (args.out / "command.txt").write_text(
             "python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *sys.argv[1:]]) + "\n")
