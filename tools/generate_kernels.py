@@ -246,6 +246,9 @@ _SM90_CANDIDATES = [
 # Session 6 (docs/results/h200-session6/, diff in its experiments.patch): ping-pong on the overlap
 # mainloop (64x128 c2x1/c1x2, 64x256; 1.15-1.48 against 0.94 ms at 8192^3: each group drain idles
 # the tensor cores) and stream-K on 128x128 (0.960-0.975 against 0.949 ms); both dropped.
+# Session 10: stream-K on 128x256 (1.6% slower). Session 11: cuBLAS's 128x144 tile in 72- and
+# 48-column chunks, about 20% slower than 128x256 (FastAccum on 128x144: 9% slower than on
+# 128x256); docs/results/h200-session1{0,1}/, diffs in their experiments.patch.
 _SM90_FP8 = dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop_fp8overlap")
 _SM90_FP8_WIDE = dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8overlap")
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other
