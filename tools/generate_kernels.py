@@ -248,7 +248,10 @@ _SM90_CANDIDATES = [
 # the tensor cores) and stream-K on 128x128 (0.960-0.975 against 0.949 ms); both dropped.
 # Session 10: stream-K on 128x256 (1.6% slower). Session 11: cuBLAS's 128x144 tile in 72- and
 # 48-column chunks, about 20% slower than 128x256 (FastAccum on 128x144: 9% slower than on
-# 128x256); docs/results/h200-session1{0,1}/, diffs in their experiments.patch.
+# 128x256); docs/results/h200-session1{0,1}/, diffs in their experiments.patch. Session 12:
+# A from registers (RS wgmma) on 128x256, in 32-column chunks (64-column ones spilled in the
+# k-loop): within 0.7% of the shipped kernel, and so was a 32-column SS control that reads A
+# twice as often (docs/results/h200-session12/, diff in its experiments.patch).
 _SM90_FP8 = dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop_fp8overlap")
 _SM90_FP8_WIDE = dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8overlap")
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other

@@ -27,11 +27,14 @@
 // (128x192 in two chunks of 96 spilled inside the k-loop; in three of 64 it compiles clean but
 // was never the fastest: 0.83-0.87x torch._scaled_mm against 128x256's 0.95-1.01x with chained
 // groups, docs/results/h200-session7/probe_tiles4.txt.) Narrower MMAs read A from shared memory
-// once per chunk, so chunks cost shared-memory bandwidth; wider tiles amortize the epilogue over
-// more MMAs. Measured on the H200 side by side: 128x256 is 8-16% faster with the fused epilogue
-// (docs/results/h200-session5/probe_tiles2.txt) and, since the groups are chained (KLoop::group),
-// 2-6% faster for the plain product too (docs/results/h200-session7/probe_tiles3.txt;
-// csrc/gemm/heuristics.cpp).
+// once per chunk; that cost was not measurable here: 32-column chunks (A read eight times a
+// k-tile) and A from registers (RS wgmma, read once, in 32-column chunks: with 64-column ones
+// the copies of A spilled) ran within 0.7% of 128x256's four chunks
+// (docs/results/h200-session12/). Wider tiles amortize the epilogue over more MMAs. Measured
+// on the H200 side by side: 128x256 is 8-16% faster with the fused epilogue
+// (docs/results/h200-session5/probe_tiles2.txt) and, since the groups are chained
+// (KLoop::group), 2-6% faster for the plain product too
+// (docs/results/h200-session7/probe_tiles3.txt; csrc/gemm/heuristics.cpp).
 //
 // How: a class derived from the CUTLASS collective the builder makes, redefining mma() only;
 // everything else (shared storage, TMA loads, Params, mma_tail) is the base's. It keeps the base's
