@@ -6,6 +6,7 @@
 
 #include "gemm/heuristics.hpp"
 #include "gemm/registry.hpp"
+#include "gemm/tile_order.hpp"
 #include "ops/gemm_axpby.hpp"
 #include "ops/gemm_fused.hpp"
 
@@ -256,6 +257,20 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "(D, Y) or None); Y is an empty (0,) tensor unless return_y.");
   m.def("_warn_once", &bw::ops::warn_once, py::arg("message"),
         "The one-time warning the ops use (exposed for tests).");
+  m.def("sm90_band_order",
+        [](uint64_t clusters_minor, uint64_t clusters_major, int band_limit) {
+          const auto order = BandOrder<PlainDivmod>::make(clusters_minor, clusters_major, band_limit);
+          py::list out;
+          for (uint64_t c = 0; c < clusters_minor * clusters_major; ++c) {
+            uint64_t minor, major;
+            order.coord(c, minor, major);
+            out.append(py::make_tuple(minor, major));
+          }
+          return py::make_tuple(1 << order.log_band, out);
+        },
+        py::arg("clusters_minor"), py::arg("clusters_major"), py::arg("band_limit"),
+        "The sm90 kernels' tile order (gemm/tile_order.hpp) over a grid of clusters: (rows in a "
+        "band, [(minor, major) of cluster index 0, 1, ...]). For tests.");
   m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled",
         py::arg("with_schedule") = false,
         "The planner's choice: (kernel name or None, reason) [+ the run-time schedule dict].");

@@ -189,7 +189,7 @@ _BF16 = dict(ab="bfloat16", d="bfloat16", a_major="K", b_major="K")
     (dict(m=8192, n=8192, k=8192, **_FP8), 8),        # A + B 128 MiB, 2048 tiles of 128x256
     (dict(m=8192, n=14336, k=4096, **_FP8), 8),       # Llama-8B up
     (dict(m=4096, n=4096, k=4096, **_FP8), 1),        # A + B 32 MiB: in the L2
-    (dict(m=9000, n=8192, k=8192, **_FP8), 4),        # 71 tile rows: 8 would pad them to 80, 4 to 72
+    (dict(m=9000, n=8192, k=8192, **_FP8), 8),        # 71 tile rows: the band order pads none
     (dict(m=8192, n=8192, k=8192, **_BF16), 8),
     (dict(m=8192, n=4096, k=14336, **_BF16), 8),      # the 128x128 ping-pong kernel
     (dict(m=4096, n=4096, k=1024, **_BF16), 1),       # A + B 16 MiB
@@ -199,11 +199,35 @@ _BF16 = dict(ab="bfloat16", d="bfloat16", a_major="K", b_major="K")
 ], ids=["fp8-8192", "fp8-up", "fp8-4096", "fp8-padded", "bf16-8192", "bf16-down",
         "bf16-shallow", "bf16-m128", "tf32-8192", "int8-up"])
 def test_sm90_tile_swizzle(problem, swizzle):
-    # csrc/gemm/heuristics.cpp, sm90_swizzle: swizzle once A + B outgrow the L2 over at least two
-    # waves of tiles, the widest that pads the tile grid by at most 1/16; CUTLASS's raster.
+    # csrc/gemm/heuristics.cpp, sm90_swizzle: swizzle 8 once A + B outgrow the L2 over at least
+    # two waves of tiles (the band order narrows it to the rows there are); CUTLASS's raster.
     name, why, sched = _C.plan(problem, 90, "all", True)
     assert name is not None and name.startswith("sm90_"), why
     assert (sched["raster"], sched["swizzle"]) == ("heuristic", swizzle), (name, sched)
+
+
+@pytest.mark.parametrize("minor,major,limit", [
+    (33, 32, 8), (32, 33, 8), (64, 32, 8), (71, 7, 8), (5, 9, 8), (3, 4, 8), (1, 17, 8),
+    (13, 13, 4), (13, 13, 2), (13, 13, 1), (9, 1, 8), (8, 1, 8),
+])
+def test_sm90_band_order_is_a_permutation_in_bands(minor, major, limit):
+    # csrc/gemm/tile_order.hpp, run through the same code on the host: every cluster of the grid
+    # exactly once; full bands of `band` rows walked column by column, then the last rows.
+    band, order = _C.sm90_band_order(minor, major, limit)
+    expect_band = 1
+    while expect_band * 2 <= min(limit, minor):
+        expect_band *= 2
+    assert band == expect_band
+    assert sorted(order) == [(r, c) for r in range(minor) for c in range(major)]
+    full_rows = minor // band * band
+    i = 0
+    for first in range(0, minor, band):
+        rows = band if first < full_rows else minor - full_rows
+        for c in range(major):
+            for r in range(rows):
+                assert order[i] == (first + r, c), (i, order[i], first + r, c)
+                i += 1
+    assert i == minor * major
 
 
 def test_sm100_keeps_cutlass_tile_order():

@@ -72,7 +72,8 @@ inline cutlass::gemm::kernel::detail::DecompositionMode to_cutlass(Decomposition
 template <class BuiltCollective>
 using BuiltMainloop = BuiltCollective;
 
-// TileSchedulerTag_: void (the arch's persistent scheduler) or cutlass::gemm::StreamKScheduler.
+// TileSchedulerTag_: void (the arch's persistent scheduler), sm90::BandedPersistentScheduler (the sm90
+// kernels' persistent one, gemm/sm90/tile_scheduler.hpp) or cutlass::gemm::StreamKScheduler.
 template <class ArchTag_,
           class ElementA_, class ElementB_, class ElementCD_,
           Major AMajor, Major BMajor,

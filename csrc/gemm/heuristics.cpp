@@ -174,35 +174,29 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
          (k.epilogue == Epilogue::Fused ? 2 : 0);
 }
 
-// The tile swizzle (CUTLASS's max_swizzle_size) for problem g on sm90 kernel k. With none, a
-// wave of clusters covers a band of output tiles and reads all of the other operand again; once
-// the operands outgrow the L2, each wave re-reads it from DRAM (ncu, FP8 128x256 at 8192^3: 1.17
-// GB read, 0.60 GB with swizzle 8, cuBLAS 0.56 GB). The H200 runs these GEMMs at its power cap,
-// where that traffic costs clock. Each call timed after 25 runs of its own (docs/results/
-// h200-session9/), swizzle 8 was faster wherever A + B outgrew the L2 over several waves: FP8
-// 1.1-6.1% (8192^3, Llama-8B up, plain and bias + gelu_tanh), INT8 4.1% and 12.2% (8192^3, up),
-// TF32 4.0% (8192^3) and 1.2% (4096^3), bf16 128x256 2.7-7.1% (8192^3, 16384x8192x4096,
-// 8192x14336x4096), bf16 128x128 ping-pong 1.2% (8192x4096x14336); alike at FP8 Llama-8B down
-// and bf16 4096x28672x4096. It was slower where the operands fit in the L2 (bf16 4096x4096x1024
-// -4.1%, 2048^3 -3.3%) or the tiles fill under two waves (128x8192x8192 on 64x128, -2.1%), and
-// twice as slow where the swizzle rounded the tile grid up to twice its size (1024^3 on 64x128:
-// CUTLASS rounds it to multiples of swizzle x cluster). Hence: swizzle only with A + B past the
-// L2 and two waves of tiles, the widest of 8, 4, 2 that pads the grid by at most 1/16.
+// The tile swizzle for problem g on sm90 kernel k: the rows of tiles (in clusters) that the
+// band tile order (gemm/tile_order.hpp) walks together, passed as CUTLASS's max_swizzle_size.
+// With none, a wave of clusters covers a band of output tiles and reads all of the other operand
+// again; once the operands outgrow the L2, each wave re-reads it from DRAM (ncu, FP8 128x256 at
+// 8192^3: 1.17 GB read, 0.60 GB with swizzle 8, cuBLAS 0.56 GB). The H200 runs these GEMMs at
+// its power cap, where that traffic costs clock. Each call timed after 25 runs of its own
+// (docs/results/h200-session9/), swizzle 8 was faster wherever A + B outgrew the L2 over several
+// waves: FP8 1.1-6.1% (8192^3, Llama-8B up, plain and bias + gelu_tanh), INT8 4.1% and 12.2%
+// (8192^3, up), TF32 4.0% (8192^3) and 1.2% (4096^3), bf16 128x256 2.7-7.1% (8192^3,
+// 16384x8192x4096, 8192x14336x4096), bf16 128x128 ping-pong 1.2% (8192x4096x14336); alike at FP8
+// Llama-8B down and bf16 4096x28672x4096. It was slower where the operands fit in the L2 (bf16
+// 4096x4096x1024 -4.1%, 2048^3 -3.3%) or the tiles fill under two waves (128x8192x8192 on 64x128,
+// -2.1%). Hence: swizzle 8 only with A + B past the L2 and two waves of tiles. Until session 13
+// CUTLASS's own order ran here, which rounds the tile grid up to multiples of swizzle x cluster
+// and computes the padded tiles (twice as slow where that doubled the grid, 1024^3 on 64x128), so
+// this rule then took the widest swizzle padding by at most 1/16; the band order pads nothing,
+// and the scheduler narrows the band to the rows there are.
 int sm90_swizzle(const GemmArgs& g, const KernelConfig& k) {
   constexpr int64_t kL2Bytes = int64_t{50} << 20;  // H100 / H200
   const int64_t sms = sm_count_of(g);
-  const int64_t tiles_m = ceil_div(g.m, k.tile_m), tiles_n = ceil_div(g.n, k.tile_n);
+  const int64_t tiles = ceil_div(g.m, k.tile_m) * ceil_div(g.n, k.tile_n) * g.l;
   const int64_t operand_bytes = (g.m * dtype_bytes(g.ab) + g.n * dtype_bytes(g.b_dtype)) * g.k;
-  if (operand_bytes <= kL2Bytes || tiles_m * tiles_n * g.l < 2 * sms) return 1;
-  // CUTLASS's get_log_swizzle_size takes 8, 4, 2 only where the smaller tile count is at least
-  // 6, 3, 2, and rounds each tile count up to a multiple of swizzle x cluster extent.
-  for (auto [swizzle, min_tiles] : {std::pair{8, 6}, std::pair{4, 3}, std::pair{2, 2}}) {
-    if (std::min(tiles_m, tiles_n) < min_tiles) continue;
-    const int64_t padded_m = ceil_div(tiles_m, swizzle * k.cluster_m) * swizzle * k.cluster_m;
-    const int64_t padded_n = ceil_div(tiles_n, swizzle * k.cluster_n) * swizzle * k.cluster_n;
-    if (16 * padded_m * padded_n <= 17 * tiles_m * tiles_n) return swizzle;
-  }
-  return 1;
+  return operand_bytes > kL2Bytes && tiles >= 2 * sms ? 8 : 1;
 }
 
 }  // namespace
@@ -210,10 +204,12 @@ int sm90_swizzle(const GemmArgs& g, const KernelConfig& k) {
 SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
   // Data-parallel everywhere: no problem of the sweep ran faster with split-K or stream-K by more
   // than 3%, and CUTLASS's own heuristic mode picked them where they lost. CUTLASS's raster
-  // heuristic; the swizzle by sm90_swizzle above. sm100 keeps CUTLASS's order: not measured.
+  // heuristic; the swizzle by sm90_swizzle above for the persistent kernels. The stream-K
+  // kernels (never ranked first, rank() above) keep CUTLASS's stream-K scheduler and with it the
+  // padding swizzle, so they run unswizzled. sm100 keeps CUTLASS's order: not measured.
   SchedulerArgs s;
   if (k.scheduler == TileScheduler::StreamK) s.decomposition = Decomposition::DataParallel;
-  if (k.arch == 90) s.swizzle = sm90_swizzle(g, k);
+  if (k.arch == 90 && k.scheduler == TileScheduler::Persistent) s.swizzle = sm90_swizzle(g, k);
   return s;
 }
 

@@ -11,6 +11,7 @@
 
 #include "gemm/cutlass_gemm.cuh"
 #include "gemm/sm90/fp8_overlapped_promotion.hpp"
+#include "gemm/sm90/tile_scheduler.hpp"
 
 namespace bw::gemm::sm90 {
 
@@ -35,12 +36,16 @@ struct Pingpong {
   template <class Built> using MainloopOf = Built;
 };
 
+// TileScheduler: void (persistent: CUTLASS's scheduler with the band tile order of
+// tile_scheduler.hpp) or cutlass::gemm::StreamKScheduler.
 template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int TM, int TN, int TK,
           int CM, int CN, class Sched, class TileScheduler, Epilogue Epi, Activation Act>
 using Gemm = CutlassGemm<cutlass::arch::Sm90, ElementA, ElementB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>,
-                         typename Sched::Mainloop, typename Sched::Epilogue, TileScheduler, Epi, Act,
-                         0, 0, 0, 0, Sched::template MainloopOf>;
+                         typename Sched::Mainloop, typename Sched::Epilogue,
+                         std::conditional_t<std::is_void_v<TileScheduler>,
+                                            BandedPersistentScheduler, TileScheduler>,
+                         Epi, Act, 0, 0, 0, 0, Sched::template MainloopOf>;
 
 }  // namespace bw::gemm::sm90
