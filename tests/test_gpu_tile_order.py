@@ -2,26 +2,38 @@
 csrc/gemm/sm90/tile_scheduler.hpp) computes every output tile exactly once where the bands do
 not divide the tile grid. Every compiled sm90 persistent axpby kernel, of every input type, runs
 with swizzle 8 along both raster orders on a grid of 11 x 5 clusters (so each order has a last,
-partial band), batched and not, against the fp64 reference, with D poisoned beforehand.
+partial band), batched and not, against the fp64 reference, with D poisoned beforehand; the
+fused kernels (full and lean) likewise, unbatched.
 Marked gpu: skipped, with the reason, without a GPU."""
 import pytest
 import torch
 
 from blackwell_ops import _C
-from helpers import (assert_close, gpu_arch, kernel_dtype, kernel_params, kernel_tolerance,
-                     kernels_for_this_gpu, poison_next_alloc, rand_input, reference)
+from helpers import (assert_close, fused_reference, gpu_arch, kernel_dtype, kernel_params,
+                     kernel_tolerance, kernels_for_this_gpu, poison_next_alloc, rand_input,
+                     reference)
 
 pytestmark = pytest.mark.gpu
 
 
-def _sm90_persistent():
+def _sm90_persistent(*epilogues):
     if not torch.cuda.is_available() or gpu_arch() != 90:
         return []
-    return [k for k in kernels_for_this_gpu("axpby") if k["scheduler"] == "persistent"]
+    return [k for e in epilogues for k in kernels_for_this_gpu(e) if k["scheduler"] == "persistent"]
 
 
-KERNELS = kernel_params(_sm90_persistent(),
+KERNELS = kernel_params(_sm90_persistent("axpby"),
                         "no compiled sm90 persistent axpby kernel for this GPU (or no H100/H200)")
+FUSED = kernel_params(_sm90_persistent("fused", "lean"),
+                      "no compiled sm90 persistent fused kernel for this GPU (or no H100/H200)")
+
+
+def _grid_11x5(kernel):
+    """(m, n, k): 11 clusters along M and 5 along N, the last tile of each partial; 16-element
+    steps keep every layout's 16-byte alignment. Bands of 8 (along_n: rows of M) or 4 (along_m:
+    5 columns of N narrow the band) leave 3 and 1 rows in the last band."""
+    (tm, tn, tk), (cm, cn) = kernel["tile"], kernel["cluster"]
+    return tm * cm * 11 - 16, tn * cn * 5 - 16, 3 * tk
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -30,11 +42,7 @@ KERNELS = kernel_params(_sm90_persistent(),
 def test_band_order_computes_every_tile_once(kernel, raster, batch, monkeypatch):
     # tf32 kernels take float32 inputs only where torch allows TF32 for matmuls.
     monkeypatch.setattr(torch.backends.cuda.matmul, "allow_tf32", True)
-    (tm, tn, tk), (cm, cn) = kernel["tile"], kernel["cluster"]
-    # 11 clusters along M and 5 along N, the last tile of each partial; 16-element steps keep
-    # every layout's 16-byte alignment. Bands of 8 (along_n: rows of M) or 4 (along_m: 5
-    # columns of N narrow the band) leave 3 and 1 rows in the last band.
-    m, n, k = tm * cm * 11 - 16, tn * cn * 5 - 16, 3 * tk
+    m, n, k = _grid_11x5(kernel)
     ab, bt, cd = (kernel_dtype(kernel[x]) for x in ("ab", "b", "cd"))
     g = torch.Generator(device="cuda").manual_seed(m + n + (batch or 0))
     lead = () if batch is None else (batch,)
@@ -51,3 +59,29 @@ def test_band_order_computes_every_tile_once(kernel, raster, batch, monkeypatch)
     assert d.shape == (*lead, m, n) and d.dtype == cd
     assert_close(d, reference(a, b, c, alpha, beta), kernel_tolerance(kernel),
                  f"{kernel['name']} {m}x{n}x{k} batch={batch} {raster}")
+
+
+@pytest.mark.parametrize("kernel", FUSED)
+@pytest.mark.parametrize("raster", ["along_n", "along_m"])
+def test_band_order_fused_kernels(kernel, raster):
+    # The fused epilogues (full: with x and Y; lean: without) on the same grid.
+    m, n, k = _grid_11x5(kernel)
+    ab, bt, cd = (kernel_dtype(kernel[x]) for x in ("ab", "b", "cd"))
+    g = torch.Generator(device="cuda").manual_seed(m + n)
+    a = rand_input((m, k), ab, "cuda", g, transposed=kernel["a_major"] == "MN")
+    b = rand_input((k, n), bt, "cuda", g, transposed=kernel["b_major"] == "K")
+    bias = rand_input((n,), cd, "cuda", g)
+    full = kernel["epilogue"] == "fused"
+    x = rand_input((m, n), cd, "cuda", g) if full else None
+    alpha, x_factor, act = 0.75, (1.5 if full else 0.0), kernel["activation"]
+    poison_next_alloc((m, n), cd, "cuda")
+    msg, out = _C.run_kernel_fused(a, b, None, bias, x, alpha, 0.0, x_factor, act, full, cd,
+                                   kernel["name"], True, {"swizzle": 8, "raster": raster})
+    assert msg.startswith("ok"), msg
+    torch.cuda.synchronize()
+    d, y = out
+    what = f"{kernel['name']} {m}x{n}x{k} {raster}"
+    tol = kernel_tolerance(kernel) * (2 if act in ("gelu_tanh", "silu", "gelu_erf") else 1)
+    assert_close(d, fused_reference(a, b, None, bias, x, alpha, 0.0, x_factor, act), tol, what + " D")
+    if full:
+        assert_close(y, reference(a, b), kernel_tolerance(kernel), what + " Y")
