@@ -75,9 +75,8 @@ def main(argv=None) -> int:
 
     if args.sass:
         from blackwell_ops import sass
-        ok, lines = sass.report()
-        print("SASS features (blackwell_ops/sass.py):")
-        print("\n".join("  " + line for line in lines))
+        print("SASS features (blackwell_ops/sass.py):", flush=True)
+        ok, _ = sass.report(emit=lambda line: print("  " + line, flush=True))
         if not ok:
             return 1
 

@@ -129,25 +129,34 @@ def check_object(path: pathlib.Path, k: dict, cuobjdump: str) -> tuple[bool, str
     return ok, f"{'ok  ' if ok else 'FAIL'} {name}: " + " ".join(parts)
 
 
-def report(names=None) -> tuple[bool, list[str]]:
-    """Checks the compiled kernels (or `names`); returns (all ok, report lines)."""
+def report(names=None, emit=None) -> tuple[bool, list[str]]:
+    """Checks the compiled kernels (or `names`); returns (all ok, report lines). emit, if given,
+    is called with each line as soon as it is known (a default build takes a minute or more:
+    a caller with a time limit then keeps what was checked)."""
     from blackwell_ops import _C
+    lines, all_ok = [], True
+
+    def add(line):
+        lines.append(line)
+        if emit is not None:
+            emit(line)
+
     table = {k["name"]: k for k in _C.kernel_table()}
     names = names if names is not None else [k["name"] for k in _C.compiled_kernels()]
     if not names:
-        return False, ["no compiled kernels in this build (built without nvcc?)"]
+        add("no compiled kernels in this build (built without nvcc?)")
+        return False, lines
     cuobjdump = find_cuobjdump()
     if cuobjdump is None:
-        return False, ["cuobjdump not found (set CUOBJDUMP, or install torch with Triton)"]
-    lines, all_ok = [], True
+        add("cuobjdump not found (set CUOBJDUMP, or install torch with Triton)")
+        return False, lines
     for name in names:
         if name not in table:
             all_ok = False
-            lines.append(f"FAIL {name}: not in the kernel table")
+            add(f"FAIL {name}: not in the kernel table")
             continue
         ok, line = check_object(KERNEL_DIR / f"{name}.o", table[name], cuobjdump)
         all_ok &= ok
-        lines.append(line)
-    lines.append(f"{len(names)} kernels checked: "
-                 f"{'all features present' if all_ok else 'FAILURES'}")
+        add(line)
+    add(f"{len(names)} kernels checked: {'all features present' if all_ok else 'FAILURES'}")
     return all_ok, lines

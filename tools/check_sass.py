@@ -14,8 +14,7 @@ from blackwell_ops import sass
 
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    ok, lines = sass.report(args or None)
-    print("\n".join(lines))
+    ok, lines = sass.report(args or None, emit=lambda line: print(line, flush=True))
     if len(lines) == 1 and not ok:
         return 2
     return 0 if ok else 1
