@@ -40,6 +40,13 @@ def kernel_tolerance(kernel: dict) -> float:
     return max(tol, TF32_TOL) if kernel["ab"] == "tf32" else tol
 
 
+def activation_tolerance(tol: float, activation: str) -> float:
+    """tol for a fused output through `activation`: the activation's slope (at most ~1.13 for
+    GELU) scales the pre-activation's rounding error, and tanh.approx in CUTLASS's GELU_taylor
+    adds ~1e-3 relative to the activation's output."""
+    return tol * (2 if activation in ("gelu_tanh", "silu", "gelu_erf") else 1)
+
+
 def scale_tensor(v, device="cuda"):
     """A per-tensor scale, as the ops take it: a float32 tensor of one element."""
     return torch.tensor([v], dtype=torch.float32, device=device)

@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from blackwell_ops import _C
-from helpers import (assert_close, fused_reference, gpu_arch, kernel_dtype, kernel_params,
-                     kernel_tolerance, kernels_for_this_gpu, poison_next_alloc, rand_input,
-                     reference)
+from helpers import (activation_tolerance, assert_close, fused_reference, gpu_arch, kernel_dtype,
+                     kernel_params, kernel_tolerance, kernels_for_this_gpu, poison_next_alloc,
+                     rand_input, reference)
 
 pytestmark = pytest.mark.gpu
 
@@ -28,12 +28,19 @@ FUSED = kernel_params(_sm90_persistent("fused", "lean"),
                       "no compiled sm90 persistent fused kernel for this GPU (or no H100/H200)")
 
 
-def _grid_11x5(kernel):
-    """(m, n, k): 11 clusters along M and 5 along N, the last tile of each partial; 16-element
-    steps keep every layout's 16-byte alignment. Bands of 8 (along_n: rows of M) or 4 (along_m:
-    5 columns of N narrow the band) leave 3 and 1 rows in the last band."""
+def _operands(kernel, lead=()):
+    """(a, b, generator) on a grid of 11 clusters along M and 5 along N, the last tile of each
+    partial, laid out as the kernel reads them; 16-element steps keep every layout's 16-byte
+    alignment. Bands of 8 (along_n: rows of M) or 4 (along_m: 5 columns of N narrow the band)
+    leave 3 and 1 rows in the last band."""
     (tm, tn, tk), (cm, cn) = kernel["tile"], kernel["cluster"]
-    return tm * cm * 11 - 16, tn * cn * 5 - 16, 3 * tk
+    m, n, k = tm * cm * 11 - 16, tn * cn * 5 - 16, 3 * tk
+    g = torch.Generator(device="cuda").manual_seed(m + n + len(lead))
+    a = rand_input((*lead, m, k), kernel_dtype(kernel["ab"]), "cuda", g,
+                   transposed=kernel["a_major"] == "MN")
+    b = rand_input((*lead, k, n), kernel_dtype(kernel["b"]), "cuda", g,
+                   transposed=kernel["b_major"] == "K")
+    return a, b, g
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -42,12 +49,9 @@ def _grid_11x5(kernel):
 def test_band_order_computes_every_tile_once(kernel, raster, batch, monkeypatch):
     # tf32 kernels take float32 inputs only where torch allows TF32 for matmuls.
     monkeypatch.setattr(torch.backends.cuda.matmul, "allow_tf32", True)
-    m, n, k = _grid_11x5(kernel)
-    ab, bt, cd = (kernel_dtype(kernel[x]) for x in ("ab", "b", "cd"))
-    g = torch.Generator(device="cuda").manual_seed(m + n + (batch or 0))
     lead = () if batch is None else (batch,)
-    a = rand_input((*lead, m, k), ab, "cuda", g, transposed=kernel["a_major"] == "MN")
-    b = rand_input((*lead, k, n), bt, "cuda", g, transposed=kernel["b_major"] == "K")
+    a, b, g = _operands(kernel, lead)
+    (m, k), n, cd = a.shape[-2:], b.shape[-1], kernel_dtype(kernel["cd"])
     integer = cd == torch.int32
     c = None if integer else rand_input((*lead, m, n), cd, "cuda", g)
     alpha, beta = (1.0, 0.0) if integer else (0.75, -1.25)
@@ -65,11 +69,8 @@ def test_band_order_computes_every_tile_once(kernel, raster, batch, monkeypatch)
 @pytest.mark.parametrize("raster", ["along_n", "along_m"])
 def test_band_order_fused_kernels(kernel, raster):
     # The fused epilogues (full: with x and Y; lean: without) on the same grid.
-    m, n, k = _grid_11x5(kernel)
-    ab, bt, cd = (kernel_dtype(kernel[x]) for x in ("ab", "b", "cd"))
-    g = torch.Generator(device="cuda").manual_seed(m + n)
-    a = rand_input((m, k), ab, "cuda", g, transposed=kernel["a_major"] == "MN")
-    b = rand_input((k, n), bt, "cuda", g, transposed=kernel["b_major"] == "K")
+    a, b, g = _operands(kernel)
+    (m, k), n, cd = a.shape, b.shape[-1], kernel_dtype(kernel["cd"])
     bias = rand_input((n,), cd, "cuda", g)
     full = kernel["epilogue"] == "fused"
     x = rand_input((m, n), cd, "cuda", g) if full else None
@@ -81,7 +82,7 @@ def test_band_order_fused_kernels(kernel, raster):
     torch.cuda.synchronize()
     d, y = out
     what = f"{kernel['name']} {m}x{n}x{k} {raster}"
-    tol = kernel_tolerance(kernel) * (2 if act in ("gelu_tanh", "silu", "gelu_erf") else 1)
+    tol = activation_tolerance(kernel_tolerance(kernel), act)
     assert_close(d, fused_reference(a, b, None, bias, x, alpha, 0.0, x_factor, act), tol, what + " D")
     if full:
         assert_close(y, reference(a, b), kernel_tolerance(kernel), what + " Y")
