@@ -103,6 +103,9 @@ def torch_cuda_header_dir() -> list[str]:
     return []
 
 
+# Plain CUDA (no CUTLASS, no torch headers) beside the host code of CUDA builds, compiled for every
+# arch of BW_ARCHS by the kernel build step: the padded calls' copy kernel.
+CUDA_UTIL_SOURCES = ["csrc/ops/pad_copy.cu"]
 HOST_SOURCES = ["csrc/bw_ops.cpp", "csrc/module.cpp", "csrc/ops/gemm_axpby.cpp", "csrc/ops/warn.cpp",
                 "csrc/ops/gemm_fused.cpp",
                 "csrc/gemm/registry.cpp", "csrc/gemm/heuristics.cpp"]
@@ -115,7 +118,7 @@ class BuildWithKernels(BuildExtension):
     def build_extensions(self):
         ext = self.extensions[0]
         kernels = getattr(ext, "bw_kernels", [])
-        if kernels:
+        if CUDA_HOME:
             ext.extra_objects = list(ext.extra_objects or []) + self._compile_kernels(kernels)
         write_build_config(cuda=bool(CUDA_HOME), kernels=kernels)
         super().build_extensions()
@@ -135,7 +138,16 @@ class BuildWithKernels(BuildExtension):
                       f"  command = $nvcc $common -gencode=arch=compute_{arch}a,code=sm_{arch}a "
                       f"-MD -MF $out.d -c $in -o $out",
                       "  depfile = $out.d", "  deps = gcc", f"  description = nvcc sm_{arch}a $in", ""]
+        gencodes = " ".join(f"-gencode=arch=compute_{a},code=sm_{a}" for a in ARCHS)
+        lines += ["rule nvcc_util",
+                  f"  command = $nvcc $common {gencodes} -MD -MF $out.d -c $in -o $out",
+                  "  depfile = $out.d", "  deps = gcc",
+                  f"  description = nvcc {','.join(ARCHS)} $in", ""]
         objects = []
+        for src in CUDA_UTIL_SOURCES:
+            obj = out_dir / (pathlib.Path(src).stem + ".o")
+            objects.append(str(obj))
+            lines.append(f"build {obj}: nvcc_util {ROOT / src}")
         for k in kernels:
             obj = out_dir / f"{k.name}.o"
             objects.append(str(obj))

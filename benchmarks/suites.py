@@ -179,6 +179,16 @@ TF32 = (_cases("tf32", [(4096, 4096, 4096), (8192, 8192, 8192)], dtype="float32"
                beta=0.0, tf32=True)
         + _cases("tf32+c", [(8192, 8192, 8192)], dtype="float32", beta=1.0, tf32=True))
 
+# Shapes off TMA's 16-byte grid, which the ops run on padded copies when the product can hide the
+# copies and on cuBLAS otherwise (csrc/bw_ops_cuda.cpp, pad_call): odd N and K, GPT-2's vocabulary
+# (50257) as an LM head in training (M = 4096) and at decode (M = 16: cuBLAS, no padding), and FP8
+# with K = 8200 (torch._scaled_mm takes K multiples of 16 only) beside the aligned 8192^3.
+UNALIGNED = (ODD[1:3] + _cases("odd", [(1000, 1001, 1000), (8192, 8192, 4100)])
+             + _cases("lm_head", [(4096, 50257, 768), (4096, 50257, 4096), (16, 50257, 4096)],
+                      with_c=False, beta=0.0)
+             + [Case("fp8.unaligned", 8192, 8192, 8200, with_c=False, beta=0.0, **_FP8),
+                Case("fp8", 8192, 8192, 8192, with_c=False, beta=0.0, **_FP8)])
+
 SUITES: dict[str, list[Case]] = {
     # A smoke run: a few seconds per provider on a GPU.
     "quick": [Case("quick", 4096, 4096, 4096), Case("quick", 4096, 4096, 512),
@@ -213,4 +223,5 @@ SUITES["all"] = list(dict.fromkeys(c for name, s in SUITES.items() if name not i
                                    for c in s))
 # Added after "all", which keeps its meaning from before issue #9 (16-bit inputs): these need the
 # quantized kernels and a GPU of compute capability 8.9 or newer for the peers.
-SUITES.update({"fp8": FP8, "int8": INT8, "tf32": TF32, "quant": FP8 + INT8 + TF32})
+SUITES.update({"fp8": FP8, "int8": INT8, "tf32": TF32, "quant": FP8 + INT8 + TF32,
+               "unaligned": UNALIGNED})

@@ -1,6 +1,7 @@
 // CUDA implementation of bw.gemm_axpby: validate -> plan -> launch a compiled kernel, or run the
 // cuBLAS composite with a one-time warning naming the reason. Only built with nvcc present.
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/from_blob.h>
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/library.h>
@@ -20,6 +21,7 @@
 #include "gemm/registry.hpp"
 #include "ops/gemm_axpby.hpp"
 #include "ops/gemm_fused.hpp"
+#include "ops/pad_copy.hpp"
 
 namespace bw::ops {
 
@@ -301,10 +303,225 @@ Route route_operands(const at::Tensor& a, const at::Tensor& b, const char* op, b
   return rk;
 }
 
+// Padded copies, for a call whose sizes or addresses the kernels cannot take as they are: TMA
+// reads and writes rows that start at 16-byte aligned addresses and whose unit-stride extent and
+// strides are multiples of 16 bytes, so K or N off that grid (4097, a vocabulary of 50257), a
+// storage offset or a strided view send the call to the cuBLAS composite, whose kernels for such
+// shapes run several times slower (torch.compile pads such GEMMs for the same reason). Instead the
+// call runs on a copy of the problem padded to the grid: a (..., M, Kp) row-major; b (..., Kp, Np),
+// K-major (or row-major where it is and its type allows); C, X and bias padded in N; D and Y
+// written (..., M, Np) and their first N columns copied out. K's pad is zeros in both a and b,
+// so every product sum is unchanged; N's padded columns are computed and dropped. Only operands
+// that need it are copied. Taken only when the call as it is finds no kernel, and only when the
+// padded call finds one.
+struct Padded {
+  GemmAxpbyShape s;  // the caller's, with N and K rounded up
+  at::Tensor a, b;
+  std::optional<at::Tensor> c, bias, x;
+  at::Tensor d, y;   // where the kernel writes: the caller's outputs when N is not padded
+  std::string note;  // the one-time warning ("" when nothing is padded or copied)
+  double copied_bytes = 0;  // of every copy made (inputs) or written then copied out (outputs)
+};
+
+// Padding pays when the product can hide its copies: cuBLAS's kernels for such shapes lose
+// several times over on a compute-bound product (0.17-0.22x torch.compile, which pads, at
+// 4095x4097x4096 bf16 in benchmarks/results/h200/default_session13/), but run at memory speed on
+// a memory-bound one (few rows: an LM head at decode), where a copy of the weight would double the
+// traffic. So the padded call runs when its flops are at least kPadFlopsPerByte per copied byte
+// for 16-bit inputs (twice that for 8-bit, half for tf32, as the tensor cores' rate goes): about
+// an H200's or a B200's flops-to-bandwidth balance for 16-bit, so the copies (each byte read and
+// written) take at most about twice as long as the product, less than what cuBLAS's unaligned
+// kernels lose on it. docs/design.md, "Padded calls".
+constexpr double kPadFlopsPerByte = 256;
+
+// t's rows can be read as they are: unit stride, aligned address and strides (in elements).
+bool rows_aligned(const at::Tensor& t, int64_t align) {
+  if (reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 != 0 || t.stride(-1) != 1) return false;
+  for (int64_t i = 0; i + 1 < t.dim(); ++i) {
+    if (t.size(i) > 1 && t.stride(i) % align != 0) return false;
+  }
+  return true;
+}
+
+// A tensor to plan with, without memory: an aligned address (never read), contiguous strides.
+at::Tensor stand_in(at::IntArrayRef sizes, const at::TensorOptions& options) {
+  return at::for_blob(reinterpret_cast<void*>(uintptr_t{1} << 20), sizes)
+      .options(options)
+      .target_device(options.device())  // else make_tensor asks the driver about the address
+      .make_tensor();
+}
+
+at::Tensor padded_like(const at::Tensor& t, at::IntArrayRef sizes, bool planning) {
+  return planning ? stand_in(sizes, t.options()) : at::empty(sizes, t.options());
+}
+
+// t (..., rows, cols) copied into a fresh contiguous (..., rows_p, cols_p), zeros around it: one
+// launch of the copy kernel (ops/pad_copy.cu) per matrix, which writes every element.
+at::Tensor pad_copy(const at::Tensor& t, int64_t rows_p, int64_t cols_p, bool planning) {
+  std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end());
+  const bool matrix = sizes.size() > 1;
+  const int64_t rows = matrix ? sizes[sizes.size() - 2] : 1, cols = sizes.back();
+  if (matrix) sizes[sizes.size() - 2] = rows_p;
+  sizes.back() = cols_p;
+  at::Tensor p = padded_like(t, sizes, planning);
+  if (planning) return p;
+  if ((t.stride(-1) != 1 && cols > 1) || (matrix && rows > 1 && t.stride(-2) < cols)) {
+    // No unit-stride rows (a column-major a, say): ATen's strided copy, then the zeros.
+    if (cols_p > cols) p.narrow(-1, cols, cols_p - cols).zero_();
+    if (matrix && rows_p > rows) p.narrow(-2, rows, rows_p - rows).zero_();
+    at::Tensor inner = p.narrow(-1, 0, cols);
+    (matrix ? inner.narrow(-2, 0, rows) : inner).copy_(t);
+    return p;
+  }
+  const int64_t es = t.element_size();
+  const int64_t src_pitch = (matrix && rows > 1 ? t.stride(-2) : cols) * es;
+  const int64_t batches = t.dim() == 3 ? t.size(0) : 1;
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream(t.device().index()).stream();
+  for (int64_t i = 0; i < batches; ++i) {
+    const char* src =
+        static_cast<const char*>(t.data_ptr()) + (t.dim() == 3 ? i * t.stride(0) * es : 0);
+    char* dst = static_cast<char*>(p.data_ptr()) + i * rows_p * cols_p * es;
+    C10_CUDA_CHECK(copy_rows_zero_fill(dst, cols_p * es, cols_p, rows_p, src, src_pitch, cols,
+                                       rows, static_cast<int>(es), stream));
+  }
+  return p;
+}
+
+int64_t align_of(at::ScalarType t) { return 16 / static_cast<int64_t>(c10::elementSize(t)); }
+
+// The padded call for these operands (planning: stand-ins, nothing allocated or copied).
+// d and y are the caller's outputs (y undefined without one).
+Padded pad_call(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
+                const std::optional<at::Tensor>& bias, const std::optional<at::Tensor>& x,
+                const GemmAxpbyShape& s, const at::Tensor& d, const at::Tensor& y,
+                const char* op, bool planning) {
+  Padded p;
+  p.s = s;
+  const int64_t k_align = align_of(a.scalar_type());
+  const bool b_k_major = k_major_only(input_dtype(a.scalar_type())) || is_k_major(b, false);
+  int64_t n_align = align_of(s.out_dtype);
+  if (s.reads_c) n_align = std::max(n_align, align_of(c->scalar_type()));
+  if (!b_k_major) n_align = std::max(n_align, align_of(b.scalar_type()));
+  p.s.k = round_up(s.k, k_align);
+  p.s.n = round_up(s.n, n_align);
+  const bool pad_k = p.s.k != s.k, pad_n = p.s.n != s.n;
+  std::vector<std::string> copied;
+  auto take = [&](const char* name, at::Tensor t) {
+    copied.push_back(name);
+    p.copied_bytes += static_cast<double>(t.numel()) * t.element_size();
+    return t;
+  };
+  p.a = a;
+  if (pad_k || !rows_aligned(a, k_align)) p.a = take("a", pad_copy(a, s.m, p.s.k, planning));
+  p.b = b;
+  if (b_k_major && (pad_k || pad_n || !rows_aligned(b.mT(), k_align))) {
+    p.b = take("b", pad_copy(b.mT(), p.s.n, p.s.k, planning).mT());
+  } else if (!b_k_major && (pad_k || pad_n || !rows_aligned(b, n_align))) {
+    p.b = take("b", pad_copy(b, p.s.k, p.s.n, planning));
+  }
+  p.c = c;
+  if (s.reads_c && (pad_n || !rows_aligned(*c, n_align))) {
+    p.c = take("c", pad_copy(*c, s.m, p.s.n, planning));
+  }
+  p.x = x;
+  if (x.has_value() && (pad_n || !rows_aligned(*x, n_align))) {
+    p.x = take("x", pad_copy(*x, s.m, p.s.n, planning));
+  }
+  p.bias = bias;
+  if (bias.has_value() && (pad_n || !rows_aligned(*bias, n_align))) {
+    p.bias = take("bias", pad_copy(*bias, 1, p.s.n, planning));
+  }
+  p.d = d;
+  p.y = y;
+  if (pad_n) {
+    const std::vector<int64_t> out = p.s.out_sizes();
+    p.d = take("d", padded_like(d, out, planning));
+    if (y.defined()) p.y = take("y", padded_like(y, out, planning));
+  }
+  if (copied.empty()) return p;
+  std::ostringstream note;
+  note << op << ": the kernels read and write rows of whole 16-byte units at 16-byte aligned "
+       << "addresses; calls with N = " << s.n << ", K = " << s.k << " and "
+       << dtype_str(a.scalar_type()) << " inputs run on copies";
+  if (pad_k || pad_n) {
+    note << " padded to";
+    if (pad_n) note << " N = " << p.s.n;
+    if (pad_k) note << (pad_n ? "," : "") << " K = " << p.s.k;
+  }
+  note << " (of ";
+  for (size_t i = 0; i < copied.size(); ++i) note << (i ? ", " : "") << copied[i];
+  note << "): extra reads and writes. N and K multiples of " << n_align << " and " << k_align
+       << " elements, unit-stride rows and unsliced tensors avoid them. Shown once for each "
+       << "such N and K.";
+  p.note = note.str();
+  return p;
+}
+
+// Whether the padded call's copies are worth it (kPadFlopsPerByte); when not, why.
+std::string padding_not_worth(const Padded& p, at::ScalarType in) {
+  const double flops = 2.0 * p.s.l * p.s.m * p.s.n * p.s.k;
+  const double need = kPadFlopsPerByte * 2.0 / static_cast<double>(c10::elementSize(in));
+  if (flops >= need * p.copied_bytes) return "";
+  // No sizes in the message: it is a one-time warning, once per distinct text.
+  return "; padded copies would cost more than this product can hide (fewer than " +
+         std::to_string(static_cast<int64_t>(need)) + " flops per copied byte)";
+}
+
+// Plans the call padded (route_p(p) plans one Padded) after it found no kernel as it is: first
+// on stand-ins, then, when a kernel takes those and `copy`, on the padded copies. Returns the
+// unpadded route (r) when padding does not help or nothing would be padded.
+// BW_PAD (read at each call, for benchmarks and tests): "0" never pads (the composite runs, as
+// before padded calls existed); "1" pads whenever a kernel takes the padded call, whatever the
+// cost rule says; unset or anything else: the rule (padding_not_worth).
+enum class PadMode { Never, Always, Rule };
+PadMode pad_mode() {
+  const char* v = std::getenv("BW_PAD");
+  if (v != nullptr && std::string(v) == "0") return PadMode::Never;
+  if (v != nullptr && std::string(v) == "1") return PadMode::Always;
+  return PadMode::Rule;
+}
+
+template <class RouteP>
+Route route_padded(Route r, const at::Tensor& a, const at::Tensor& b,
+                   const std::optional<at::Tensor>& c, const std::optional<at::Tensor>& bias,
+                   const std::optional<at::Tensor>& x, const GemmAxpbyShape& s,
+                   const at::Tensor& d, const at::Tensor& y, const char* op, bool copy,
+                   RouteP&& route_p, Padded* p) {
+  const PadMode mode = pad_mode();
+  if (r.kernel != nullptr || mode == PadMode::Never) return r;
+  Padded plan = pad_call(a, b, c, bias, x, s, d, y, op, /*planning=*/true);
+  if (plan.note.empty()) return r;
+  Route rp = route_p(plan);
+  if (rp.kernel == nullptr) return r;
+  if (std::string why = padding_not_worth(plan, a.scalar_type());
+      !why.empty() && mode == PadMode::Rule) {
+    r.reason += why;
+    return r;
+  }
+  *p = copy ? pad_call(a, b, c, bias, x, s, d, y, op, /*planning=*/false) : std::move(plan);
+  return copy ? route_p(*p) : rp;
+}
+
+// The caller's outputs after a padded launch: the first N columns of what the kernel wrote.
+void unpad_outputs(const Padded& p, const at::Tensor& d, const at::Tensor& y, int64_t n) {
+  if (p.note.empty()) return;  // not padded
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream(d.device().index()).stream();
+  for (const auto& [out, padded] : {std::pair{d, p.d}, std::pair{y, p.y}}) {
+    if (!out.defined() || padded.is_same(out)) continue;
+    // Both contiguous, (..., M, Np) and (..., M, N): every row of every batch in one launch.
+    const int64_t es = out.element_size(), rows = out.numel() / n;
+    C10_CUDA_CHECK(copy_rows_zero_fill(out.data_ptr(), n * es, n, rows, padded.data_ptr(),
+                                       padded.size(-1) * es, n, rows, static_cast<int>(es),
+                                       stream));
+  }
+}
+
 // explain's answer for a routed call.
-std::string explain_route(const Route& r, const RoutedOperands& used, const char* composite) {
+std::string explain_route(const Route& r, const RoutedOperands& used, const char* composite,
+                          const Padded& padded = {}) {
   if (r.kernel == nullptr) return std::string(composite) + ": " + r.reason;
   std::string path = std::string("kernel: ") + r.kernel->config.name;
+  if (!padded.note.empty()) return path + " (after padding: " + padded.note + ")";
   return used.copy_note.empty() ? path : path + " (after a copy: " + used.copy_note + ")";
 }
 
@@ -324,7 +541,13 @@ at::Tensor gemm_axpby_cuda(const at::Tensor& a, const at::Tensor& b,
                            [&](const at::Tensor& a_, const at::Tensor& b_) {
                              return route(a_, b_, c, alpha, beta, s, d.data_ptr());
                            }, &used);
+  Padded padded;
+  r = route_padded(std::move(r), a, b, c, std::nullopt, std::nullopt, s, d, at::Tensor(),
+                   "bw.gemm_axpby", /*copy=*/true, [&](const Padded& p) {
+                     return route(p.a, p.b, p.c, alpha, beta, p.s, p.d.data_ptr());
+                   }, &padded);
   if (!used.copy_note.empty()) warn_once(used.copy_note);
+  if (!padded.note.empty()) warn_once(padded.note);
   log_choice(r.args, r);
   if (r.kernel == nullptr) {
     warn_once("bw.gemm_axpby: no compiled kernel fits: " + r.reason +
@@ -333,6 +556,7 @@ at::Tensor gemm_axpby_cuda(const at::Tensor& a, const at::Tensor& b,
     return gemm_axpby_composite(a, b, c, alpha, beta, s);
   }
   launch(r, a, "bw.gemm_axpby");
+  unpad_outputs(padded, d, at::Tensor(), s.n);
   return d;
 }
 
@@ -345,14 +569,18 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
   if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
   if (is_degenerate(s)) return "degenerate: M, N, L or K is 0 (no product)";
   const c10::cuda::CUDAGuard guard(a.device());
-  // Any 256-byte-aligned address stands for the output the op would allocate.
-  void* any = reinterpret_cast<void*>(uintptr_t{1} << 20);
+  const at::Tensor d = stand_in(s.out_sizes(), a.options().dtype(s.out_dtype));
   RoutedOperands used;
   Route r = route_operands(a, b, "bw.gemm_axpby", /*copy=*/false,
                            [&](const at::Tensor& a_, const at::Tensor& b_) {
-                             return route(a_, b_, c, alpha, beta, s, any);
+                             return route(a_, b_, c, alpha, beta, s, d.data_ptr());
                            }, &used);
-  return explain_route(r, used, "composite (cuBLAS)");
+  Padded padded;
+  r = route_padded(std::move(r), a, b, c, std::nullopt, std::nullopt, s, d, at::Tensor(),
+                   "bw.gemm_axpby", /*copy=*/false, [&](const Padded& p) {
+                     return route(p.a, p.b, p.c, alpha, beta, p.s, p.d.data_ptr());
+                   }, &padded);
+  return explain_route(r, used, "composite (cuBLAS)", padded);
 }
 
 void pin_kernel(const std::string& kernel_name) {
@@ -480,6 +708,22 @@ Route fused_route(const at::Tensor& a, const at::Tensor& b, const std::optional<
   return r;
 }
 
+// route_padded for a gemm_fused call (y: the caller's Y, undefined without one).
+Route route_padded_fused(Route r, const at::Tensor& a, const at::Tensor& b,
+                         const std::optional<at::Tensor>& c, const std::optional<at::Tensor>& bias,
+                         const std::optional<at::Tensor>& x, double alpha, double beta,
+                         double x_factor, const GemmFusedShape& s, const at::Tensor& d,
+                         const at::Tensor& y, bool copy, Padded* padded) {
+  return route_padded(std::move(r), a, b, c, bias, s.reads_x ? x : std::nullopt, s.gemm, d, y,
+                      "bw.gemm_fused", copy, [&](const Padded& p) {
+                        GemmFusedShape ps = s;
+                        ps.gemm = p.s;
+                        void* y_ptr = p.y.defined() ? p.y.data_ptr() : nullptr;
+                        return fused_route(p.a, p.b, p.c, p.bias, p.x, alpha, beta, x_factor, ps,
+                                           p.d.data_ptr(), y_ptr);
+                      }, padded);
+}
+
 }  // namespace
 
 std::tuple<std::string, std::optional<std::tuple<at::Tensor, at::Tensor>>> run_kernel_gemm_fused(
@@ -519,15 +763,18 @@ std::string explain_gemm_fused(const at::Tensor& a, const at::Tensor& b,
   if (!a.is_cuda()) return "composite: ATen on " + a.device().str();
   if (is_degenerate(s.gemm)) return "degenerate: M, N, L or K is 0 (no product)";
   const c10::cuda::CUDAGuard guard(a.device());
-  // Any 256-byte-aligned addresses stand for the outputs the op would allocate.
-  void* any = reinterpret_cast<void*>(uintptr_t{1} << 20);
+  const at::Tensor d = stand_in(s.gemm.out_sizes(), a.options().dtype(s.gemm.out_dtype));
+  const at::Tensor y = s.return_y ? d : at::Tensor();
   RoutedOperands used;
   Route r = route_operands(a, b, "bw.gemm_fused", /*copy=*/false,
                            [&](const at::Tensor& a_, const at::Tensor& b_) {
                              return fused_route(a_, b_, c, bias, x, alpha, beta, x_factor, s,
-                                                any, any);
+                                                d.data_ptr(), d.data_ptr());
                            }, &used);
-  return explain_route(r, used, "composite (cuBLAS + ATen epilogue)");
+  Padded padded;
+  r = route_padded_fused(std::move(r), a, b, c, bias, x, alpha, beta, x_factor, s, d, y,
+                         /*copy=*/false, &padded);
+  return explain_route(r, used, "composite (cuBLAS + ATen epilogue)", padded);
 }
 
 std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
@@ -544,13 +791,18 @@ std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
                              return fused_route(a_, b_, c, bias, x, alpha, beta, x_factor, s,
                                                 d.data_ptr(), s.return_y ? y.data_ptr() : nullptr);
                            }, &used);
+  Padded padded;
+  r = route_padded_fused(std::move(r), a, b, c, bias, x, alpha, beta, x_factor, s, d,
+                         s.return_y ? y : at::Tensor(), /*copy=*/true, &padded);
   if (!used.copy_note.empty()) warn_once(used.copy_note);
+  if (!padded.note.empty()) warn_once(padded.note);
   log_choice(r.args, r);
   if (r.kernel == nullptr) {
     *why_not = "no compiled kernel fits: " + r.reason;
     return std::nullopt;
   }
   launch(r, a, "bw.gemm_fused");
+  unpad_outputs(padded, d, s.return_y ? y : at::Tensor(), gs.n);
   return std::make_tuple(d, y);
 }
 

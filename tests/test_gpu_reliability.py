@@ -36,11 +36,14 @@ def _gen(seed, device="cuda"):
 def _path(a, b, c=None, alpha=1.0, beta=0.0, out_dtype=None, expect=None):
     """The path the op takes for these arguments (`_C.explain`: "kernel: ...", "composite ...",
     "degenerate ..."). expect="kernel" skips, naming the reason, when this build has no kernel
-    for them; any other expect must match."""
+    for them, and so does "padded" (a kernel on padded copies); any other expect must match."""
     path = _C.explain(a, b, c, alpha, beta, out_dtype)
-    if expect == "kernel" and not path.startswith("kernel: "):
+    if expect in ("kernel", "padded") and not path.startswith("kernel: "):
         pytest.skip(f"needs the kernel path; this build takes: {path}")
-    assert expect is None or path.startswith(expect), f"expected the {expect} path: {path}"
+    if expect == "padded":
+        assert "after padding" in path, f"expected the kernel on padded copies: {path}"
+    else:
+        assert expect is None or path.startswith(expect), f"expected the {expect} path: {path}"
     return path
 
 
@@ -63,15 +66,18 @@ def _bits(t):
 
 # 1. CUDA graphs ------------------------------------------------------------------------------
 
-def test_graph_replay_with_new_data_kernel_path():
+@pytest.mark.parametrize("expect,k", [("kernel", 1024), ("padded", 1020)],
+                         ids=["kernel", "padded_k1020"])
+def test_graph_replay_with_new_data_kernel_path(expect, k):
     """Two chained kernel-path calls captured in one graph; each replay after copying new data into
-    the captured inputs (and NaN into the captured outputs) gives the new data's answer."""
-    m, n, k, n2 = 512, 768, 1024, 256
+    the captured inputs (and NaN into the captured outputs) gives the new data's answer. With
+    K = 1020 the first call runs on padded copies: the copies are captured too."""
+    m, n, n2 = 512, 768, 256
     g = _gen(21)
     a, b, c = rand((m, k), BF16, "cuda", g), rand((k, n), BF16, "cuda", g), \
         rand((m, n), BF16, "cuda", g)
     w, c2 = rand((n, n2), BF16, "cuda", g), rand((m, n2), BF16, "cuda", g)
-    path = _path(a, b, c, 0.5, 2.0, expect="kernel")
+    path = _path(a, b, c, 0.5, 2.0, expect=expect)
     path2 = _path(torch.empty(m, n, dtype=BF16, device="cuda"), w, c2, 1.0, -1.0, expect="kernel")
 
     side = torch.cuda.Stream()
@@ -128,17 +134,17 @@ def test_compile_reduce_overhead_replays_with_new_data():
 SLEEP_CYCLES = 100_000_000  # torch.cuda._sleep: ~50-70 ms at H200 clocks, far longer than a launch
 
 
-@pytest.mark.parametrize("expect,k", [("kernel", 1024), ("composite", 1020)],
-                         ids=["kernel", "fallback_k1020"])
-def test_op_runs_on_the_current_stream(expect, k):
+@pytest.mark.parametrize("expect,k,dt", [("kernel", 1024, BF16), ("padded", 1020, BF16),
+                                         ("composite", 1024, F32)],
+                         ids=["kernel", "padded_k1020", "fallback_fp32"])
+def test_op_runs_on_the_current_stream(expect, k, dt):
     """A producer stream sleeps, then writes new inputs; the op's stream waits on the producer's
     event while a large unrelated GEMM runs on a third stream. An op that launched anywhere but the
     current stream would read the old inputs (no other ordering exists) and miss the reference."""
     m, n = 1024, 768
     g = _gen(31)
-    new = [rand((m, k), BF16, "cuda", g), rand((k, n), BF16, "cuda", g),
-           rand((m, n), BF16, "cuda", g)]
-    a, b, c = (rand(t.shape, BF16, "cuda", g) for t in new)  # what the buffers hold before
+    new = [rand((m, k), dt, "cuda", g), rand((k, n), dt, "cuda", g), rand((m, n), dt, "cuda", g)]
+    a, b, c = (rand(t.shape, dt, "cuda", g) for t in new)  # what the buffers hold before
     path = _path(a, b, c, 1.0, 1.0, expect=expect)
     busy = rand((8192, 8192), BF16, "cuda", g)
     junk = torch.empty_like(busy)
@@ -160,8 +166,8 @@ def test_op_runs_on_the_current_stream(expect, k):
         d = _quiet(gemm_axpby, a, b, c, beta=1.0)
     torch.cuda.current_stream().wait_stream(consumer)
     torch.cuda.synchronize()
-    assert_close(d, reference(*new, 1.0, 1.0), TOL[BF16], f"{path}; the op did not order "
-                 "after the producer: it ignored the current stream?")
+    assert_close(d, reference(*new, 1.0, 1.0), tolerance(dt, dt, "cuda"),
+                 f"{path}; the op did not order after the producer: it ignored the current stream?")
 
 
 # 3. No host synchronisation ------------------------------------------------------------------
@@ -182,8 +188,12 @@ SYNC_CASES = {
                                       r(256, 512, dt=F32), 1.0, 1.0, F32),
     "fallback_fp32": lambda r: ("composite", r(256, 128, dt=F32), r(128, 192, dt=F32),
                                 r(256, 192, dt=F32), 1.0, 1.0, None),
-    "fallback_unaligned_k": lambda r: ("composite", r(128, 100), r(100, 72), r(128, 72), 1.0, 2.0,
-                                       None),
+    "padded_unaligned_k": lambda r: ("padded", r(1024, 1020), r(1020, 768), r(1024, 768), 1.0,
+                                     2.0, None),
+    "padded_unaligned_n_batched": lambda r: ("padded", r(2, 1024, 1024), r(1024, 1001),
+                                             r(2, 1024, 1001), 1.0, 2.0, None),
+    "fallback_unaligned_k_small": lambda r: ("composite", r(128, 100), r(100, 72), r(128, 72), 1.0,
+                                             2.0, None),
     "fallback_batched_fp32": lambda r: ("composite", r(2, 64, 96, dt=F32), r(96, 80, dt=F32),
                                         None, 1.0, 0.0, None),
     "degenerate_k0": lambda r: ("degenerate", r(64, 0), r(0, 48), r(64, 48), 1.0, 3.0, None),
@@ -243,14 +253,16 @@ def test_bitwise_identical_across_runs(mnk, ab, cd):
 
 # 5. No memory growth -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("expect,k", [("kernel", 256), ("composite", 260)],
-                         ids=["kernel", "fallback_k260"])
-def test_no_memory_growth_over_10k_calls(expect, k):
+@pytest.mark.parametrize("expect,k,n", [("kernel", 256, 256), ("composite", 260, 256),
+                                         ("padded", 1020, 1001)],
+                         ids=["kernel", "fallback_k260", "padded_k1020_n1001"])
+def test_no_memory_growth_over_10k_calls(expect, k, n):
     """After warm-up, 10,000 calls leave torch.cuda.memory_allocated() exactly where it was and
-    memory_reserved() no higher: no leaked output, workspace or temporary."""
+    memory_reserved() no higher: no leaked output, workspace, temporary or padded copy."""
     g = _gen(61)
-    a, b, c = rand((256, k), BF16, "cuda", g), rand((k, 256), BF16, "cuda", g), \
-        rand((256, 256), BF16, "cuda", g)
+    m = 256 if expect != "padded" else 1024  # the padded call: a product big enough to pad
+    a, b, c = rand((m, k), BF16, "cuda", g), rand((k, n), BF16, "cuda", g), \
+        rand((m, n), BF16, "cuda", g)
     path = _path(a, b, c, 1.0, 1.0, expect=expect)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
