@@ -467,9 +467,6 @@ std::string padding_not_worth(const Padded& p, at::ScalarType in) {
          std::to_string(static_cast<int64_t>(need)) + " flops per copied byte)";
 }
 
-// Plans the call padded (route_p(p) plans one Padded) after it found no kernel as it is: first
-// on stand-ins, then, when a kernel takes those and `copy`, on the padded copies. Returns the
-// unpadded route (r) when padding does not help or nothing would be padded.
 // BW_PAD (read at each call, for benchmarks and tests): "0" never pads (the composite runs, as
 // before padded calls existed); "1" pads whenever a kernel takes the padded call, whatever the
 // cost rule says; unset or anything else: the rule (padding_not_worth).
@@ -481,6 +478,10 @@ PadMode pad_mode() {
   return PadMode::Rule;
 }
 
+// Plans the call padded (route_p(p) plans one Padded) after it found no kernel as it is: first
+// on stand-ins, then, when a kernel takes those, the cost rule allows it and `copy`, on the
+// padded copies. Returns the unpadded route r (its reason extended when the rule declined) when
+// padding does not help or nothing would be padded.
 template <class RouteP>
 Route route_padded(Route r, const at::Tensor& a, const at::Tensor& b,
                    const std::optional<at::Tensor>& c, const std::optional<at::Tensor>& bias,
