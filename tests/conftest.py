@@ -15,6 +15,16 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture
+def tf32_on():
+    """fp32 matmuls may run as TF32 for the test (torch.backends.cuda.matmul.allow_tf32), as the
+    tf32 kernels require; restored afterwards."""
+    old = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = True
+    yield
+    torch.backends.cuda.matmul.allow_tf32 = old
+
+
 def devices():
     """cpu always; cuda as a gpu-marked parameter (skipped, visibly, without a GPU)."""
     return ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]

@@ -20,14 +20,6 @@ BF16, F16, F32 = torch.bfloat16, torch.float16, torch.float32
 E4M3, E5M2, I8, I32 = torch.float8_e4m3fn, torch.float8_e5m2, torch.int8, torch.int32
 
 
-@pytest.fixture
-def tf32_on():
-    old = torch.backends.cuda.matmul.allow_tf32
-    torch.backends.cuda.matmul.allow_tf32 = True
-    yield
-    torch.backends.cuda.matmul.allow_tf32 = old
-
-
 def _in(shape, dtype, g, layout="row"):
     """An input in one of three layouts: "row" (unit-stride last dim), "col" (the transpose of a
     row-major tensor), "offset" (row-major, 16-byte misaligned: one element into a buffer)."""

@@ -29,14 +29,6 @@ FUSED = kernel_params(_quant_kernels("fused"), "no compiled 8-bit fused kernel f
 LEAN = kernel_params(_quant_kernels("lean"), "no compiled 8-bit lean fused kernel for this GPU")
 
 
-@pytest.fixture
-def tf32_on():
-    old = torch.backends.cuda.matmul.allow_tf32
-    torch.backends.cuda.matmul.allow_tf32 = True
-    yield
-    torch.backends.cuda.matmul.allow_tf32 = old
-
-
 def _operands(k, m, n, kk, g, l=None):
     """a (M, K) row-major and b = (N, K)^T, the K-major layout 8-bit/tf32 kernels take."""
     lead = () if l is None else (l,)
