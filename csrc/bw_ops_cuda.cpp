@@ -59,6 +59,10 @@ bool k_major_only(DType t) { return gemm::is_8bit(t) || t == DType::TF32; }
 
 int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
+// Elements of type t in TMA's 16-byte unit: addresses, strides and unit-stride extents are
+// multiples of it.
+int64_t align_of(at::ScalarType t) { return 16 / static_cast<int64_t>(c10::elementSize(t)); }
+
 // Describes a matrix operand (the last two dims of t, rows x cols) for the kernels: which dim has
 // unit stride, its leading stride, its batch stride. Returns why it cannot be described ("" when
 // it can). unit_cols_major is the Major of the operand when its columns have unit stride.
@@ -66,7 +70,7 @@ std::string describe_matrix(const at::Tensor& t, const char* name, Major unit_co
                             int64_t l, Operand* op, Major* major) {
   const int64_t rows = t.size(-2), cols = t.size(-1);
   const int64_t sr = t.stride(-2), sc = t.stride(-1);
-  const int64_t align = 16 / static_cast<int64_t>(t.element_size());
+  const int64_t align = align_of(t.scalar_type());
   op->ptr = t.data_ptr();
   op->batch = t.dim() == 3 ? t.stride(0) : 0;  // a 2-D operand is shared by every batch
   if (t.dim() == 3 && l == 1) op->batch = round_up(rows, align) * round_up(cols, align);
@@ -387,8 +391,6 @@ at::Tensor pad_copy(const at::Tensor& t, int64_t rows_p, int64_t cols_p, bool pl
   return p;
 }
 
-int64_t align_of(at::ScalarType t) { return 16 / static_cast<int64_t>(c10::elementSize(t)); }
-
 // The padded call for these operands (planning: stand-ins, nothing allocated or copied).
 // d and y are the caller's outputs (y undefined without one).
 Padded pad_call(const at::Tensor& a, const at::Tensor& b, const std::optional<at::Tensor>& c,
@@ -504,13 +506,13 @@ Route route_padded(Route r, const at::Tensor& a, const at::Tensor& b,
 }
 
 // The caller's outputs after a padded launch: the first N columns of what the kernel wrote.
-void unpad_outputs(const Padded& p, const at::Tensor& d, const at::Tensor& y, int64_t n) {
+void unpad_outputs(const Padded& p, const at::Tensor& d, const at::Tensor& y) {
   if (p.note.empty()) return;  // not padded
   cudaStream_t stream = at::cuda::getCurrentCUDAStream(d.device().index()).stream();
   for (const auto& [out, padded] : {std::pair{d, p.d}, std::pair{y, p.y}}) {
     if (!out.defined() || padded.is_same(out)) continue;
     // Both contiguous, (..., M, Np) and (..., M, N): every row of every batch in one launch.
-    const int64_t es = out.element_size(), rows = out.numel() / n;
+    const int64_t es = out.element_size(), n = out.size(-1), rows = out.numel() / n;
     C10_CUDA_CHECK(copy_rows_zero_fill(out.data_ptr(), n * es, n, rows, padded.data_ptr(),
                                        padded.size(-1) * es, n, rows, static_cast<int>(es),
                                        stream));
@@ -557,7 +559,7 @@ at::Tensor gemm_axpby_cuda(const at::Tensor& a, const at::Tensor& b,
     return gemm_axpby_composite(a, b, c, alpha, beta, s);
   }
   launch(r, a, "bw.gemm_axpby");
-  unpad_outputs(padded, d, at::Tensor(), s.n);
+  unpad_outputs(padded, d, at::Tensor());
   return d;
 }
 
@@ -803,7 +805,7 @@ std::optional<std::tuple<at::Tensor, at::Tensor>> gemm_fused_kernel_cuda(
     return std::nullopt;
   }
   launch(r, a, "bw.gemm_fused");
-  unpad_outputs(padded, d, s.return_y ? y : at::Tensor(), gs.n);
+  unpad_outputs(padded, d, s.return_y ? y : at::Tensor());
   return std::make_tuple(d, y);
 }
 
