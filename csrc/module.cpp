@@ -257,6 +257,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "(D, Y) or None); Y is an empty (0,) tensor unless return_y.");
   m.def("_warn_once", &bw::ops::warn_once, py::arg("message"),
         "The one-time warning the ops use (exposed for tests).");
+  m.def("_forget_warnings", &bw::ops::forget_warnings,
+        "Forget which one-time warnings were shown, so each shows again (for tests).");
   m.def("sm90_band_order",
         [](uint64_t clusters_minor, uint64_t clusters_major, int band_limit) {
           const auto order = BandOrder<PlainDivmod>::make(clusters_minor, clusters_major, band_limit);

@@ -25,6 +25,14 @@ def tf32_on():
     torch.backends.cuda.matmul.allow_tf32 = old
 
 
+@pytest.fixture
+def fresh_warnings():
+    """The ops' one-time warnings show again, as in a fresh process: a test that checks one is
+    shown once passes whichever test showed it first."""
+    blackwell_ops._C._forget_warnings()
+    yield
+
+
 def devices():
     """cpu always; cuda as a gpu-marked parameter (skipped, visibly, without a GPU)."""
     return ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]

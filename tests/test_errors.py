@@ -190,6 +190,21 @@ def test_fallback_warning_is_a_python_warning_shown_once():
     assert w[0].category is UserWarning
 
 
+def test_forgotten_warnings_show_again():
+    import warnings
+
+    from blackwell_ops import _C
+    msg = "bw.gemm_axpby: test warning, shown again once forgotten"
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        _C._warn_once(msg)
+        _C._warn_once(msg)
+        _C._forget_warnings()
+        _C._warn_once(msg)
+        _C._warn_once(msg)
+    assert [str(x.message) for x in w] == [msg, msg]
+
+
 def test_fallback_warning_honours_error_filter():
     import warnings
 

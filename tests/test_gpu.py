@@ -114,7 +114,7 @@ def test_op_routes_to_a_kernel_of_the_right_family(kernel):
     assert_close(d, reference(a, b, c, 1.0, 1.0), TOL[cd])
 
 
-def test_fallback_is_correct_and_warns_once_with_reason():
+def test_fallback_is_correct_and_warns_once_with_reason(fresh_warnings):
     """No kernel takes exact fp32 (TF32 off, torch's default): the cuBLAS composite runs and
     says why, once. (Unaligned sizes run the kernels padded: tests/test_gpu_padding.py.)"""
     g = torch.Generator(device="cuda").manual_seed(6)

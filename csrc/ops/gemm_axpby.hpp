@@ -111,4 +111,8 @@ std::string dtype_str(at::ScalarType t);
 // Emits a Python UserWarning the first time a given message is seen in this process.
 void warn_once(const std::string& message);
 
+// Forgets which messages warn_once has shown, so each warns again (for tests that check a
+// one-time warning, whichever test showed it first).
+void forget_warnings();
+
 }  // namespace bw::ops

@@ -17,6 +17,9 @@
 namespace bw::ops {
 
 namespace {
+std::mutex seen_mutex;
+std::unordered_set<std::string> seen;  // the messages shown in this process
+
 // Returns "" when the warning was issued, else the error Python's warning filters turned it into.
 std::string python_warn(const std::string& message) {
   PyGILState_STATE gil = PyGILState_Ensure();
@@ -39,10 +42,8 @@ std::string python_warn(const std::string& message) {
 }  // namespace
 
 void warn_once(const std::string& message) {
-  static std::mutex mutex;
-  static std::unordered_set<std::string> seen;
   {
-    std::lock_guard<std::mutex> lock(mutex);
+    std::lock_guard<std::mutex> lock(seen_mutex);
     if (seen.count(message)) return;
   }
   if (!Py_IsInitialized()) {
@@ -52,8 +53,13 @@ void warn_once(const std::string& message) {
     // A filter such as `-W error` made the warning an exception: raise it, and warn again next time.
     TORCH_CHECK(error.empty(), error);
   }
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> lock(seen_mutex);
   seen.insert(message);
+}
+
+void forget_warnings() {
+  std::lock_guard<std::mutex> lock(seen_mutex);
+  seen.clear();
 }
 
 }  // namespace bw::ops
