@@ -1,8 +1,8 @@
 """On an H100/H200: the sm90 kernels' band tile order (csrc/gemm/tile_order.hpp through
 csrc/gemm/sm90/tile_scheduler.hpp) computes every output tile exactly once where the bands do
-not divide the tile grid. Every compiled sm90 persistent axpby kernel, of every input type, runs
-with swizzle 8 along both raster orders on a grid of 11 x 5 clusters (so each order has a last,
-partial band), batched and not, against the fp64 reference, with D poisoned beforehand; the
+not divide the tile grid. Every compiled sm90 persistent axpby and scale kernel, of every input
+type, runs with swizzle 8 along both raster orders on a grid of 11 x 5 clusters (so each order has
+a last, partial band), batched and not, against the fp64 reference, with D poisoned beforehand; the
 fused kernels (full and lean) likewise, unbatched.
 Marked gpu: skipped, with the reason, without a GPU."""
 import pytest
@@ -22,7 +22,7 @@ def _sm90_persistent(*epilogues):
     return [k for e in epilogues for k in kernels_for_this_gpu(e) if k["scheduler"] == "persistent"]
 
 
-KERNELS = kernel_params(_sm90_persistent("axpby"),
+KERNELS = kernel_params(_sm90_persistent("axpby", "scale"),
                         "no compiled sm90 persistent axpby kernel for this GPU (or no H100/H200)")
 FUSED = kernel_params(_sm90_persistent("fused", "lean"),
                       "no compiled sm90 persistent fused kernel for this GPU (or no H100/H200)")
@@ -52,9 +52,9 @@ def test_band_order_computes_every_tile_once(kernel, raster, batch, monkeypatch)
     lead = () if batch is None else (batch,)
     a, b, g = _operands(kernel, lead)
     (m, k), n, cd = a.shape[-2:], b.shape[-1], kernel_dtype(kernel["cd"])
-    integer = cd == torch.int32
-    c = None if integer else rand_input((*lead, m, n), cd, "cuda", g)
-    alpha, beta = (1.0, 0.0) if integer else (0.75, -1.25)
+    integer, no_c = cd == torch.int32, kernel["epilogue"] == "scale"
+    c = None if integer or no_c else rand_input((*lead, m, n), cd, "cuda", g)
+    alpha, beta = (1.0, 0.0) if integer or no_c else (0.75, -1.25)
     poison_next_alloc((*lead, m, n), cd, "cuda")
     msg, d = _C.run_kernel(a, b, c, alpha, beta, cd, kernel["name"], True,
                            {"swizzle": 8, "raster": raster})

@@ -247,10 +247,32 @@ def test_sm90_fp8_takes_the_wide_tile_when_it_fills_a_wave(m, n, tile_n, fused):
     # 128x128; the overlap mainloop, cluster 2x1 either way (csrc/gemm/heuristics.cpp;
     # docs/results/h200-session5/, h200-session7/).
     name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
-                     b_major="K", **(dict(activation="gelu_tanh") if fused else {}))
+                     b_major="K", **(dict(activation="gelu_tanh") if fused else dict(c="bfloat16")))
     tail = "lean_gelu_tanh" if fused else "axpby"  # no x or return_y: the lean fused kernel
     assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_{tail}", \
         (name, why)
+
+
+@pytest.mark.parametrize("m,n,tile_n", _FP8_TILES)
+def test_sm90_fp8_without_c_takes_the_scale_kernel_of_the_wide_tile(m, n, tile_n):
+    # A call without C: on the wide tile the scale kernel (no C buffers, a 128x64 epilogue
+    # subtile, the same bits), on 128x128 the axpby kernel, which has no scale sibling.
+    name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
+                     b_major="K")
+    tail = "scale_e128x64" if tile_n == 256 else "axpby"
+    assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_{tail}", \
+        (name, why)
+
+
+def test_scale_kernels_are_only_for_calls_without_c():
+    # 16-bit calls have no scale kernels; a call with C never takes one.
+    for extra in ({}, dict(c="bfloat16")):
+        name, why = plan(90, m=8192, n=8192, k=8192, ab="bfloat16", a_major="K", b_major="K",
+                         **extra)
+        assert name is not None and name.endswith("_axpby"), (name, why)
+    name, why = plan(90, m=8192, n=8192, k=8192, ab="float8_e4m3fn", d="bfloat16", a_major="K",
+                     b_major="K", c="bfloat16")
+    assert name is not None and name.endswith("_axpby"), (name, why)
 
 
 @pytest.mark.parametrize("extras,kind", [({}, "lean"), (dict(x=True), "fused"),
@@ -294,11 +316,13 @@ def test_lean_kernels_are_not_offered_where_only_full_ones_are_built():
 
 @pytest.mark.parametrize("ab,b", [("e4m3", ""), ("e5m2", "e4m3")])
 def test_sm90_fp8_default_set_has_both_tiles_of_the_plain_product(ab, b):
-    # The planner's choice exists in a default build for the bf16-output FP8 products.
+    # The planner's choices exist in a default build for the bf16-output FP8 products (with C
+    # and, on the wide tile, without).
     default = {k["name"] for k in _C.kernel_table() if "default" in k["presets"].split()}
     pair = f"{ab}x{b}" if b else ab
     for tile_n in (128, 256):
         assert f"sm90_{pair}_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_axpby" in default
+    assert f"sm90_{pair}_bf16_ak_bk_128x256x128_c2x1_coop_fp8overlap_scale_e128x64" in default
 
 
 def test_plan_rejects_an_unknown_activation():

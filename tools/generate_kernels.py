@@ -86,10 +86,13 @@ class Kernel:
     preferred_cluster: tuple[int, int] = (0, 0)
     fallback_cluster: tuple[int, int] = (0, 0)  # run-time cluster: used when preferred won't fit
     epilogue: str = "Axpby"         # or "Fused": act(alpha*acc + beta*C + bias) + x_factor*X, Y;
-                                    # or "FusedLean": Fused without X and Y (epilogue.hpp)
+                                    # or "FusedLean": Fused without X and Y (epilogue.hpp);
+                                    # or "Scale": Axpby without C, D = alpha*acc (epilogue.hpp)
     activation: str = "none"        # with Fused: a key of ACTIVATIONS
     scheduler: str = "persistent"  # or "streamk" (sm90 cooperative): split-K/stream-K per call
     b: str = ""                     # B element type when it differs from A's (mixed FP8)
+    epi_tile: tuple[int, ...] = ()  # sm90 axpby/scale: the epilogue subtile (M, N); () CUTLASS's
+                                    # automatic choice (128x32 on cooperative 128x256 tiles)
 
     @property
     def b_type(self) -> str:
@@ -100,11 +103,12 @@ class Kernel:
         t = "x".join(map(str, self.tile))
         c = "dyn%dx%d" % self.preferred_cluster if self.cluster == (0, 0) else "%dx%d" % self.cluster
         sk = TILE_SCHEDULERS[self.scheduler][2]
-        epi = {"Axpby": "axpby", "Fused": f"fused_{self.activation}",
+        epi = {"Axpby": "axpby", "Scale": "scale", "Fused": f"fused_{self.activation}",
                "FusedLean": f"lean_{self.activation}"}[self.epilogue]
         ab = self.ab if self.b_type == self.ab else f"{self.ab}x{self.b_type}"
+        et = "_e%dx%d" % self.epi_tile if self.epi_tile else ""
         return (f"sm{self.arch}_{ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
-                f"_{t}_c{c}_{self.schedule}{sk}_{epi}")
+                f"_{t}_c{c}_{self.schedule}{sk}_{epi}{et}")
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -119,7 +123,8 @@ class Kernel:
             # wgmma reads 8-bit and tf32 operands from shared memory K-major only (only 16-bit
             # types have the transpose bit); other layouts are copied K-major by the op.
             assert (self.a_major, self.b_major) == ("k", "k"), f"{self.name}: sm90 needs K-major"
-        assert self.epilogue == "Axpby" or self.cd != "s32", f"{self.name}: fused needs a float D"
+        assert self.epilogue in ("Axpby", "Scale") or self.cd != "s32", \
+            f"{self.name}: fused needs a float D"
         kbytes = self.tile[2] * (1 if self.ab in (*FP8, "s8") else 4 if self.ab == "tf32" else 2)
         assert kbytes == 128, f"{self.name}: a tile's K extent is one 128-byte swizzle row"
         if self.cluster == (0, 0):
@@ -133,14 +138,18 @@ class Kernel:
         if self.schedule == "1sm":
             assert self.tile[0] in (64, 128), self.name
         assert self.activation in ACTIVATIONS, self.name
-        assert self.epilogue in ("Axpby", "Fused", "FusedLean"), self.name
-        assert self.epilogue != "Axpby" or self.activation == "none", self.name
+        assert self.epilogue in ("Axpby", "Scale", "Fused", "FusedLean"), self.name
+        assert self.epilogue not in ("Axpby", "Scale") or self.activation == "none", self.name
         if self.schedule == "coop_fp8overlap":
             # N chunks of 192 - N/2 (csrc/gemm/sm90/fp8_overlapped_promotion.hpp, "Registers")
             assert self.ab in FP8 and self.tile[0] == 128 and self.tile[1] in (128, 256), \
                 f"{self.name}: FP8 overlap tiles are 128x128 or 128x256"
         if self.schedule == "coop_fastaccum":
-            assert self.ab in FP8 and self.epilogue == "Axpby", f"{self.name}: FastAccum is FP8"
+            assert self.ab in FP8 and self.epilogue in ("Axpby", "Scale"), \
+                f"{self.name}: FastAccum is FP8"
+        if self.epi_tile:
+            assert self.arch == 90 and self.epilogue in ("Axpby", "Scale"), \
+                f"{self.name}: the fused trees take CUTLASS's automatic epilogue tile"
         if self.scheduler == "streamk":
             assert self.schedule == "coop", f"{self.name}: CUTLASS's stream-K is sm90 cooperative only"
 
@@ -254,6 +263,22 @@ _SM90_CANDIDATES = [
 # twice as often (docs/results/h200-session12/, diff in its experiments.patch).
 _SM90_FP8 = dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop_fp8overlap")
 _SM90_FP8_WIDE = dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8overlap")
+# sm90 FP8 without C (Epilogue::Scale, csrc/gemm/epilogue.hpp): the wide tile built with no C, so
+# its epilogue keeps no C buffers in shared memory and delays each TMA store by one subtile, with
+# a 128x64 epilogue subtile (4 store rounds a tile instead of CUTLASS's automatic 128x32's 8),
+# which without C buffers still leaves the mainloop its 4 stages. Side by side on the H200
+# (docs/results/h200-session15/probe_scale_run76.txt; x torch._scaled_mm, calls without C):
+#                              axpby     scale (128x32)   scale 128x64
+#   8192^3                     0.981x      0.994x           1.001x
+#   8192x14336x4096 (up)       0.965x      0.985x           0.982x
+#   8192x4096x14336 (down)     1.014x      1.014x           1.016x
+#   4096^3                     1.012x      1.020x           1.024x
+#   8192x8192x16384            1.027x      1.028x           1.030x
+# Same bits as the axpby kernel. On 128x128 the scale kernel was mixed (0.951x against 0.962x at
+# 8192^3, 0.936x against 0.920x at up), so that tile keeps its axpby kernel alone; bf16 128x256
+# measured 1.039x (128x32) and 1.021x (128x64) against 1.019x at 8192^3 and alike at 4096^3, not
+# in the set yet (the diff of those candidates: docs/results/h200-session15/experiments.patch).
+_SM90_FP8_SCALE = dict(_SM90_FP8_WIDE, epi_tile=(128, 64))
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other
 # cluster orientation, CUTLASS's accurate mainloop for comparison, and CUTLASS's FastAccum (no
 # promotion; torch._scaled_mm's use_fast_accum=True), which the planner never picks (it is less
@@ -284,6 +309,9 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         if cd == "bf16":
             out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset,
                            **w) for w in wide]
+            # and for calls without C, the wide tile's scale kernel (_SM90_FP8_SCALE)
+            out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset,
+                           epilogue="Scale", **_SM90_FP8_SCALE) for _ in wide]
         # Fused, and on sm90 FP8 also lean (no X/Y, so one more mainloop stage: epilogue.hpp)
         # for the calls without x and return_y; ci holds the lean gelu_tanh on the wide tile.
         epilogues = ["Fused", "FusedLean"] if fp8_sm90 else ["Fused"]
@@ -401,6 +429,8 @@ def render_kernel(k: Kernel) -> str:
         include = "gemm/sm90/gemm_sm90.cuh"
         targs = (f"{elem_ab}, {elem_b}, {elem_cd}, bw::gemm::{a}, bw::gemm::{b}, {tm}, {tn}, {tk},"
                  f" {cm}, {cn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
+        if k.epi_tile:
+            targs += ", cute::Shape<cute::_%d, cute::_%d>" % k.epi_tile
         alias = f"bw::gemm::sm90::Gemm<{targs}>"
     else:
         include = "gemm/sm100/gemm_sm100.cuh"

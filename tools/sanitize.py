@@ -100,7 +100,7 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
         print(f"FAIL: no compiled kernel named {name}")
         return 1
     cfg = configs[name]
-    fused = cfg["epilogue"] != "axpby"   # "fused" or "lean" (compiled_kernels names every one)
+    fused = cfg["epilogue"] in ("fused", "lean")  # else "axpby" or "scale" (no C)
     aux = cfg["epilogue"] == "fused"     # lean kernels have no X and Y
     if fused:
         _C.pin_kernel(name)  # the op's planner takes this kernel, whichever others fit
@@ -125,7 +125,10 @@ def drive(name: str, shape: tuple[int, int, int]) -> int:
 
     failures = 0
     exact = cd == torch.int32
-    for lead, with_c in (((), True), ((), False), ((2,), True)):
+    cases = (((), True), ((), False), ((2,), True))
+    if cfg["epilogue"] == "scale":  # a kernel without C: the calls without one
+        cases = (((), False), ((2,), False))
+    for lead, with_c in cases:
         a, a_gpu = operand(lead, m, k, cfg["a_major"] == "K", ta)
         b, b_gpu = operand(lead, k, n, cfg["b_major"] == "MN", tb)
         c, c_gpu = operand(lead, m, n, True, cd) if with_c else (None, None)

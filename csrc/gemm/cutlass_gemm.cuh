@@ -81,12 +81,14 @@ template <class ArchTag_,
           class MainloopSchedule_, class EpilogueSchedule_, class TileSchedulerTag_,
           Epilogue Epi, Activation Act, int PreferredClusterM = 0, int PreferredClusterN = 0,
           int FallbackClusterM = 0, int FallbackClusterN = 0,
-          template <class> class MainloopOf = BuiltMainloop>
+          template <class> class MainloopOf = BuiltMainloop,
+          class EpilogueTile = cutlass::epilogue::collective::EpilogueTileAuto>
 struct CutlassGemm {
   using ArchTag            = ArchTag_;
   using ElementA           = ElementA_;                        // A operand, (M, K)
   using ElementB           = ElementB_;                        // B operand, (K, N)
-  using ElementC           = ElementCD_;                       // C source of the epilogue
+  // C source of the epilogue; void for a Scale kernel, which has none (epilogue.hpp)
+  using ElementC = std::conditional_t<Epi == Epilogue::Scale, void, ElementCD_>;
   using ElementD           = ElementCD_;                       // D output
   // int8 inputs accumulate in int32 (the IGMMA/UMMA accumulator); everything else in fp32. The
   // epilogue computes in fp32, except for an int32 D, which stays exact in int32.
@@ -105,11 +107,15 @@ struct CutlassGemm {
   using EpilogueSelect     = epilogue::Select<Epi, Act, ArchTag, TileShape_, EpilogueSchedule_,
                                               ElementD, ElementC, ElementCompute>;
   static constexpr bool kRuntimeCluster = !cute::is_static_v<ClusterShape_>;
+  // The fused trees' aux nodes are laid out for CUTLASS's automatic epilogue tile (epilogue.hpp).
+  static_assert(std::is_same_v<EpilogueTile, cutlass::epilogue::collective::EpilogueTileAuto> ||
+                    Epi == Epilogue::Axpby || Epi == Epilogue::Scale,
+                "a fused epilogue takes the automatic epilogue tile");
 
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       ArchTag, cutlass::arch::OpClassTensorOp,
       TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto,
+      EpilogueTile,
       ElementAccumulator, ElementCompute,
       ElementC, LayoutC, AlignmentCD,
       ElementD, LayoutD, AlignmentCD,

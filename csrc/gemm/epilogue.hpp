@@ -62,6 +62,24 @@ struct AxpbyTree {
   }
 };
 
+// D = alpha * scale_a * scale_b * acc: AxpbyTree without C, for Epilogue::Scale kernels, which
+// CUTLASS builds with a void C. With no C their epilogue's shared memory holds only D's buffers
+// (the axpby kernels' C buffers, which D shares, take four subtiles), and CUTLASS issues each
+// subtile's TMA store after the next subtile is written to shared memory instead of waiting for
+// it (its DelayTmaStore, chosen for a void C). The planner takes one for calls without C.
+template <class ElementD, class Compute>
+struct ScaleTree {
+  using Root = cutlass::epilogue::fusion::Sm90EVT<
+      cutlass::epilogue::fusion::Sm90Compute<cutlass::multiplies, ElementD, Compute,
+                                             cutlass::FloatRoundStyle::round_to_nearest>,
+      ScaledAlpha<Compute>, cutlass::epilogue::fusion::Sm90AccFetch>;
+
+  template <class Args>
+  static void set_arguments(Args& thread, const GemmArgs& g) {
+    set_scaled_alpha<Compute>(thread.op_0, g);  // alpha * scales
+  }
+};
+
 // The activation functors of the fused epilogue, from CUTLASS's epilogue/thread/activation.h.
 // gelu_tanh is CUTLASS's GELU_taylor (0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))), the
 // form torch.nn.functional.gelu(approximate="tanh") computes; gelu_erf is the exact erf form.
@@ -200,6 +218,19 @@ struct FusedTree {
   }
 };
 
+// The epilogue of a kernel: the tree of its Epilogue kind (Operation, for the collective builder)
+// and how a call's arguments fill it.
+template <class TreeT>
+struct SelectTree {
+  using Tree = TreeT;
+  using Operation = typename Tree::Root;
+
+  template <class ThreadArgs>
+  static void set_arguments(ThreadArgs& thread, const GemmArgs& g) {
+    Tree::set_arguments(thread, g);
+  }
+};
+
 template <Epilogue E, Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule,
           class ElementD, class ElementC, class ElementCompute>
 struct Select;
@@ -207,40 +238,28 @@ struct Select;
 template <Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
           class ElementC, class ElementCompute>
 struct Select<Epilogue::Axpby, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC,
-              ElementCompute> {
+              ElementCompute> : SelectTree<AxpbyTree<ElementD, ElementC, ElementCompute>> {
   static_assert(A == Activation::None, "the axpby epilogue has no activation");
-  using Tree = AxpbyTree<ElementD, ElementC, ElementCompute>;
-  using Operation = typename Tree::Root;
-
-  template <class ThreadArgs>
-  static void set_arguments(ThreadArgs& thread, const GemmArgs& g) {
-    Tree::set_arguments(thread, g);
-  }
-};
-
-// Fused and FusedLean: the fused tree with or without its X and Y nodes.
-template <bool kAux, Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule,
-          class ElementD, class ElementC>
-struct SelectFused {
-  using Tree = FusedTree<ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC, A, kAux>;
-  using Operation = typename Tree::Root;
-
-  template <class ThreadArgs>
-  static void set_arguments(ThreadArgs& thread, const GemmArgs& g) {
-    Tree::set_arguments(thread, g);
-  }
 };
 
 template <Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
           class ElementC, class ElementCompute>
+struct Select<Epilogue::Scale, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC,
+              ElementCompute> : SelectTree<ScaleTree<ElementD, ElementCompute>> {
+  static_assert(A == Activation::None, "the scale epilogue has no activation");
+};
+
+// Fused and FusedLean: the fused tree with or without its X and Y nodes.
+template <Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
+          class ElementC, class ElementCompute>
 struct Select<Epilogue::Fused, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC,
               ElementCompute>
-    : SelectFused<true, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC> {};
+    : SelectTree<FusedTree<ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC, A, true>> {};
 
 template <Activation A, class ArchTag, class MmaTileShape, class EpilogueSchedule, class ElementD,
           class ElementC, class ElementCompute>
 struct Select<Epilogue::FusedLean, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC,
               ElementCompute>
-    : SelectFused<false, A, ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC> {};
+    : SelectTree<FusedTree<ArchTag, MmaTileShape, EpilogueSchedule, ElementD, ElementC, A, false>> {};
 
 }  // namespace bw::gemm::epilogue

@@ -97,6 +97,7 @@ const char* epilogue_name(Epilogue e) {
     case Epilogue::Axpby: return "axpby";
     case Epilogue::Fused: return "fused";
     case Epilogue::FusedLean: return "lean";
+    case Epilogue::Scale: return "scale";
   }
   return "?";
 }

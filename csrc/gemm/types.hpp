@@ -60,6 +60,9 @@ enum class Epilogue : uint8_t {
   FusedLean,  // Fused without X and Y: D = act(alpha * acc + beta * C + bias). A kernel of the
               // fused epilogue for calls without x and return_y: its shared memory holds no X/Y
               // buffers, which cost the sm90 FP8 kernels a mainloop stage (csrc/gemm/epilogue.hpp)
+  Scale,      // Axpby without C: D = alpha * acc. A kernel of gemm_axpby for calls without C (or
+              // beta == 0): CUTLASS builds it with no C, so its shared memory holds no C buffers
+              // and each subtile's TMA store is issued after the next subtile's (epilogue.hpp)
 };
 
 // The activation of the fused epilogue (a compile-time choice: one kernel per activation). The
@@ -128,9 +131,11 @@ struct GemmArgs {
 };
 
 // Whether a kernel built with the epilogue tree `kernel` computes what g asks for. Problems are
-// posed as Axpby or Fused; a FusedLean kernel computes a Fused problem with no X and no Y.
+// posed as Axpby or Fused; a FusedLean kernel computes a Fused problem with no X and no Y, a
+// Scale kernel an Axpby problem that reads no C.
 inline bool epilogue_fits(Epilogue kernel, const GemmArgs& g) {
   if (kernel == Epilogue::FusedLean) return g.epilogue == Epilogue::Fused && !g.has_x && !g.has_y;
+  if (kernel == Epilogue::Scale) return g.epilogue == Epilogue::Axpby && !g.has_c;
   return kernel == g.epilogue;
 }
 
@@ -144,8 +149,14 @@ inline const char* lean_misfit(const GemmArgs& g) {
 // check and the kernel's can_implement); "" where it fits (epilogue_fits).
 inline std::string epilogue_mismatch(Epilogue kernel, const GemmArgs& g) {
   if (epilogue_fits(kernel, g)) return "";
-  if (kernel == Epilogue::Axpby) return "a gemm_axpby kernel (run it with run_kernel)";
-  if (g.epilogue == Epilogue::Axpby) return "a fused-epilogue kernel (run it with run_kernel_fused)";
+  const bool axpby_kernel = kernel == Epilogue::Axpby || kernel == Epilogue::Scale;
+  if (axpby_kernel && g.epilogue != Epilogue::Axpby) {
+    return "a gemm_axpby kernel (run it with run_kernel)";
+  }
+  if (g.epilogue == Epilogue::Axpby && !axpby_kernel) {
+    return "a fused-epilogue kernel (run it with run_kernel_fused)";
+  }
+  if (kernel == Epilogue::Scale) return "a kernel without C (D = alpha * acc), and the call reads C";
   return std::string("a lean fused kernel, which has no x or y, and the call passes ") +
          lean_misfit(g);
 }

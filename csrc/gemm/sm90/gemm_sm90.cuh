@@ -37,15 +37,17 @@ struct Pingpong {
 };
 
 // TileScheduler: void (persistent: CUTLASS's scheduler with the band tile order of
-// tile_scheduler.hpp) or cutlass::gemm::StreamKScheduler.
+// tile_scheduler.hpp) or cutlass::gemm::StreamKScheduler. EpiTile: the epilogue's subtile
+// (CUTLASS's EpilogueTileAuto, or a cute::Shape for an axpby or scale kernel).
 template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int TM, int TN, int TK,
-          int CM, int CN, class Sched, class TileScheduler, Epilogue Epi, Activation Act>
+          int CM, int CN, class Sched, class TileScheduler, Epilogue Epi, Activation Act,
+          class EpiTile = cutlass::epilogue::collective::EpilogueTileAuto>
 using Gemm = CutlassGemm<cutlass::arch::Sm90, ElementA, ElementB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>,
                          typename Sched::Mainloop, typename Sched::Epilogue,
                          std::conditional_t<std::is_void_v<TileScheduler>,
                                             BandedPersistentScheduler, TileScheduler>,
-                         Epi, Act, 0, 0, 0, 0, Sched::template MainloopOf>;
+                         Epi, Act, 0, 0, 0, 0, Sched::template MainloopOf, EpiTile>;
 
 }  // namespace bw::gemm::sm90

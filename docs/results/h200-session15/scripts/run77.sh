@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Session 15, call 3: the whole default kernel set for sm_90a (now with the FP8 scale kernels),
+# every GPU-marked test, then the SASS check of the sm_90a kernels.
+set -uo pipefail
+T0=$(date +%s); el() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
+python3 -m pip install -q --no-index --no-deps --upgrade --target /tmp/site .whl/*.whl
+export PYTHONPATH=/tmp/site CXX=/usr/bin/g++ CC=/usr/bin/gcc
+export BW_ARCHS=90a MAX_JOBS=16 BW_KERNELS=default
+el build; python3 -m pip install --no-build-isolation --no-deps -v -e . > $OUT/build.log 2>&1 || { grep -a -n "error" $OUT/build.log | head -30; exit 1; }
+grep -a -c "nvcc sm_90a" $OUT/build.log
+el tests; timeout $(( 520 - ($(date +%s) - T0) )) python3 -m pytest -m gpu -q -rs -p no:cacheprovider --durations=8 tests > $OUT/pytest_gpu.log 2>&1; echo "pytest rc $?"; tail -3 $OUT/pytest_gpu.log | cut -c1-200; grep -E "FAILED|Error" $OUT/pytest_gpu.log | head -20
+el sass; timeout $(( 590 - ($(date +%s) - T0) )) python3 tools/check_sass.py > $OUT/sass.txt 2>&1; echo "sass rc $?"; grep -c "^ok" $OUT/sass.txt; grep "scale\|checked" $OUT/sass.txt | cut -c1-200
+el done
