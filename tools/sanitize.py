@@ -12,10 +12,11 @@ Each (kernel, tool) pair is one process,
 
 whose driver launches exactly that kernel through blackwell_ops._C.run_kernel (bypassing the
 planner) on a tiny problem with tails (--shape, 200x136x72 by default): with C, without C, and
-batched (L=2), operands laid out as the kernel's a_major/b_major, dtypes as its ab/cd. It compares
-each result with an fp64 reference and exits 1 on a mismatch. --kernel-name kns=cutlass limits the
-checking to kernels whose name contains "cutlass" (ours are cutlass::device_kernel<GemmUniversal
-...>), so torch's own kernels (the copies and fills around the launch) add no noise or time; the
+batched (L=2) with C (a scale kernel, which has no C: without C, unbatched and batched), operands
+laid out as the kernel's a_major/b_major, dtypes as its ab/cd. It compares each result with an
+fp64 reference and exits 1 on a mismatch. --kernel-name kns=cutlass limits the checking to
+kernels whose name contains "cutlass" (ours are cutlass::device_kernel<GemmUniversal...>), so
+torch's own kernels (the copies and fills around the launch) add no noise or time; the
 script confirms from each kernel object's symbols (build/kernels/*.o, via cuobjdump) that the
 filter matches it. PYTORCH_NO_CUDA_MEMORY_CACHING=1 gives every tensor its own allocation, so
 memcheck sees an access past a tensor's end.
@@ -341,7 +342,8 @@ def main(argv=None) -> int:
         "kernel_filter": f"--kernel-name kns={args.kernel_substring}" if args.kernel_substring
         else "none (every kernel checked)",
         "sanitizer_args": args.sanitizer_args,
-        "driver_problems": f"{'x'.join(map(str, args.shape))}: with C, without C, L=2 with C",
+        "driver_problems": f"{'x'.join(map(str, args.shape))}: with C, without C, L=2 with C "
+                           "(scale kernels: without C, L=1 and 2)",
         "environment": "PYTORCH_NO_CUDA_MEMORY_CACHING=1",
     }
     header = [f"{key}: {value}" for key, value in meta.items() if value]

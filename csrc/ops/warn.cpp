@@ -17,8 +17,15 @@
 namespace bw::ops {
 
 namespace {
-std::mutex seen_mutex;
-std::unordered_set<std::string> seen;  // the messages shown in this process
+// The messages shown in this process (a function-local static: built on first use).
+struct Shown {
+  std::mutex mutex;
+  std::unordered_set<std::string> messages;
+};
+Shown& shown() {
+  static Shown s;
+  return s;
+}
 
 // Returns "" when the warning was issued, else the error Python's warning filters turned it into.
 std::string python_warn(const std::string& message) {
@@ -42,9 +49,10 @@ std::string python_warn(const std::string& message) {
 }  // namespace
 
 void warn_once(const std::string& message) {
+  Shown& s = shown();
   {
-    std::lock_guard<std::mutex> lock(seen_mutex);
-    if (seen.count(message)) return;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.messages.count(message)) return;
   }
   if (!Py_IsInitialized()) {
     TORCH_WARN(message);
@@ -53,13 +61,14 @@ void warn_once(const std::string& message) {
     // A filter such as `-W error` made the warning an exception: raise it, and warn again next time.
     TORCH_CHECK(error.empty(), error);
   }
-  std::lock_guard<std::mutex> lock(seen_mutex);
-  seen.insert(message);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.messages.insert(message);
 }
 
 void forget_warnings() {
-  std::lock_guard<std::mutex> lock(seen_mutex);
-  seen.clear();
+  Shown& s = shown();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.messages.clear();
 }
 
 }  // namespace bw::ops
