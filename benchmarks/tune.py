@@ -67,10 +67,12 @@ def fitting_kernels(case: suites.Case):
     b_major = "K" if case.layout[1] == "k" else "MN"
     cd = case.out_dtype or case.dtype
     b = case.dtype_b or case.dtype
-    # Fused cases: the full fused kernels, and the lean ones (no X/Y) where the case has neither.
+    # Fused cases: the full fused kernels, and the lean ones (no X/Y) where the case has neither;
+    # others: the axpby kernels, and the scale ones (no C) where the case has no C.
     lean_fits = case.x_factor is None and not case.return_y
     epilogues, act = ((("fused", "lean") if lean_fits else ("fused",), case.activation)
-                      if case.fused else (("axpby",), "none"))
+                      if case.fused else
+                      (("axpby",) if case.with_c else ("axpby", "scale"), "none"))
     return [k for k in _C.compiled_kernels()
             if k["arch"] == arch() and k["ab"] == case.dtype and k["b"] == b and k["cd"] == cd
             and k["epilogue"] in epilogues and k["activation"] == act
