@@ -309,9 +309,11 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         if cd == "bf16":
             out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset,
                            **w) for w in wide]
-            # and for calls without C, the wide tile's scale kernel (_SM90_FP8_SCALE)
-            out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset,
-                           epilogue="Scale", **_SM90_FP8_SCALE) for _ in wide]
+            # and for calls without C, the wide tile's scale kernel (_SM90_FP8_SCALE; in ci for
+            # e4m3 -> bf16, so CI compiles and SASS-checks the void-C epilogue)
+            out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k",
+                           preset="ci" if ci == (ab, b, cd) else preset, epilogue="Scale",
+                           **_SM90_FP8_SCALE) for _ in wide]
         # Fused, and on sm90 FP8 also lean (no X/Y, so one more mainloop stage: epilogue.hpp)
         # for the calls without x and return_y; ci holds the lean gelu_tanh on the wide tile.
         epilogues = ["Fused", "FusedLean"] if fp8_sm90 else ["Fused"]
