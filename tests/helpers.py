@@ -72,6 +72,14 @@ def tolerance(in_dtype, out_dtype, device="cpu"):
     return tol
 
 
+def scaled_alpha(alpha, scale_a=None, scale_b=None) -> float:
+    """alpha * scale_a * scale_b, the factor the kernels apply to the product (absent scales: 1)."""
+    for scale in (scale_a, scale_b):
+        if scale is not None:
+            alpha *= scale.item()
+    return alpha
+
+
 def reference(a, b, c=None, alpha=1.0, beta=0.0):
     """alpha * a @ b + beta * c in fp64 on the CPU; c is not read when beta == 0."""
     ref = alpha * torch.matmul(a.double().cpu(), b.double().cpu())

@@ -12,7 +12,8 @@ import torch
 
 from blackwell_ops import _C, gemm_axpby, gemm_fused
 from helpers import (activation_tolerance, assert_close, fused_reference, out_tolerance,
-                     poison_next_alloc, rand_input, reference, scale_tensor, TF32_TOL)
+                     poison_next_alloc, rand_input, reference, scale_tensor, scaled_alpha,
+                     TF32_TOL)
 
 pytestmark = pytest.mark.gpu
 
@@ -92,7 +93,7 @@ def test_axpby_runs_padded(name, tf32_on):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             d = gemm_axpby(a, b, cc, alpha, beta, cd, scale_a=sa, scale_b=sb)
-        s = alpha * (sa.item() if sa is not None else 1.0) * (sb.item() if sb is not None else 1.0)
+        s = scaled_alpha(alpha, sa, sb)
         ref = reference(a, b, cc, s, beta)
         assert d.shape == ref.shape and d.dtype == cd and d.is_contiguous(), (d.shape, d.stride())
         if exact:
@@ -183,7 +184,7 @@ def test_fused_runs_padded(name):
                          activation=act, return_y=return_y, out_dtype=cd, scale_a=sa,
                          scale_b=sb)
     d, y = out if return_y else (out, None)
-    s = alpha * (sa.item() if sa is not None else 1.0) * (sb.item() if sb is not None else 1.0)
+    s = scaled_alpha(alpha, sa, sb)
     tol = activation_tolerance(out_tolerance(ab, cd), act)
     ref = fused_reference(a, b, c, bias, x, s, beta, x_factor, act)
     assert d.shape == (m, n) and d.is_contiguous()

@@ -13,7 +13,7 @@ import torch
 from blackwell_ops import _C, gemm_axpby, gemm_fused
 from helpers import (assert_close, fused_reference, kernel_dtype, kernel_params,
                      kernel_tolerance, kernels_for_this_gpu, poison_next_alloc, rand,
-                     rand_input, reference, scale_tensor)
+                     rand_input, reference, scale_tensor, scaled_alpha)
 
 pytestmark = pytest.mark.gpu
 
@@ -38,8 +38,7 @@ def _operands(k, m, n, kk, g, l=None):
 
 
 def _scaled_reference(a, b, c, alpha, beta, sa, sb):
-    s = alpha * (sa.item() if sa is not None else 1.0) * (sb.item() if sb is not None else 1.0)
-    return reference(a, b, c, s, beta)
+    return reference(a, b, c, scaled_alpha(alpha, sa, sb), beta)
 
 
 # K in 128-element k-tiles: 1, a partial one, 2 (partial), 8, 16, 11 and 25 (the sm90 FP8

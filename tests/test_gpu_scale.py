@@ -11,7 +11,8 @@ import torch
 
 from blackwell_ops import _C
 from helpers import (assert_close, kernel_dtype, kernel_params, kernel_tolerance,
-                     kernels_for_this_gpu, poison_next_alloc, rand_input, reference, scale_tensor)
+                     kernels_for_this_gpu, poison_next_alloc, rand_input, reference, scale_tensor,
+                     scaled_alpha)
 
 pytestmark = pytest.mark.gpu
 
@@ -48,14 +49,13 @@ def test_scale_kernel_vs_reference(kernel, mnk):
     g = torch.Generator(device="cuda").manual_seed(m + 3 * n + 7 * k)
     a, b = _operands(kernel, m, n, k, g)
     sa, sb = _scales(kernel)
-    s = (sa.item() * sb.item()) if sa is not None else 1.0
     # no C; and a C with beta == 0, which the kernel never reads (NaN would show)
     for alpha, c in [(1.0, None), (-1.5, torch.full((m, n), math.nan, dtype=cd, device="cuda"))]:
         poison_next_alloc((m, n), cd, "cuda")
         d = _run(kernel, a, b, c, alpha, 0.0, sa, sb)
         assert d.dtype == cd and d.shape == (m, n) and d.is_contiguous()
-        assert_close(d, reference(a, b, None, alpha * s), kernel_tolerance(kernel),
-                     f"{kernel['name']} {mnk} alpha={alpha}")
+        assert_close(d, reference(a, b, None, scaled_alpha(alpha, sa, sb)),
+                     kernel_tolerance(kernel), f"{kernel['name']} {mnk} alpha={alpha}")
 
 
 @pytest.mark.parametrize("kernel", SCALE)
@@ -65,10 +65,10 @@ def test_scale_kernel_batched(kernel):
     g = torch.Generator(device="cuda").manual_seed(17)
     a, b = _operands(kernel, m, n, k, g, l=l)
     sa, sb = _scales(kernel)
-    s = (sa.item() * sb.item()) if sa is not None else 1.0
     poison_next_alloc((l, m, n), cd, "cuda")
     d = _run(kernel, a, b, None, 0.75, 0.0, sa, sb)
-    assert_close(d, reference(a, b, None, 0.75 * s), kernel_tolerance(kernel), kernel["name"])
+    assert_close(d, reference(a, b, None, scaled_alpha(0.75, sa, sb)), kernel_tolerance(kernel),
+                 kernel["name"])
 
 
 @pytest.mark.parametrize("kernel", SCALE)

@@ -63,6 +63,9 @@ SCHEDULES = {
     "2sm": (100, "bw::gemm::sm100::TwoSm", "Schedule::Sm100_2Sm"),
 }
 MAJORS = {"k": "Major::K", "mn": "Major::MN"}
+# Epilogue trees (csrc/gemm/epilogue.hpp): the plain ones have no activation and may write int32.
+PLAIN_EPILOGUES = ("Axpby", "Scale")
+EPILOGUES = (*PLAIN_EPILOGUES, "Fused", "FusedLean")
 ACTIVATIONS = {"none": "None", "relu": "Relu", "gelu_tanh": "GeluTanh", "gelu_erf": "GeluErf",
                "silu": "Silu"}
 TILE_SCHEDULERS = {
@@ -123,7 +126,7 @@ class Kernel:
             # wgmma reads 8-bit and tf32 operands from shared memory K-major only (only 16-bit
             # types have the transpose bit); other layouts are copied K-major by the op.
             assert (self.a_major, self.b_major) == ("k", "k"), f"{self.name}: sm90 needs K-major"
-        assert self.epilogue in ("Axpby", "Scale") or self.cd != "s32", \
+        assert self.epilogue in PLAIN_EPILOGUES or self.cd != "s32", \
             f"{self.name}: fused needs a float D"
         kbytes = self.tile[2] * (1 if self.ab in (*FP8, "s8") else 4 if self.ab == "tf32" else 2)
         assert kbytes == 128, f"{self.name}: a tile's K extent is one 128-byte swizzle row"
@@ -138,17 +141,17 @@ class Kernel:
         if self.schedule == "1sm":
             assert self.tile[0] in (64, 128), self.name
         assert self.activation in ACTIVATIONS, self.name
-        assert self.epilogue in ("Axpby", "Scale", "Fused", "FusedLean"), self.name
-        assert self.epilogue not in ("Axpby", "Scale") or self.activation == "none", self.name
+        assert self.epilogue in EPILOGUES, self.name
+        assert self.epilogue not in PLAIN_EPILOGUES or self.activation == "none", self.name
         if self.schedule == "coop_fp8overlap":
             # N chunks of 192 - N/2 (csrc/gemm/sm90/fp8_overlapped_promotion.hpp, "Registers")
             assert self.ab in FP8 and self.tile[0] == 128 and self.tile[1] in (128, 256), \
                 f"{self.name}: FP8 overlap tiles are 128x128 or 128x256"
         if self.schedule == "coop_fastaccum":
-            assert self.ab in FP8 and self.epilogue in ("Axpby", "Scale"), \
+            assert self.ab in FP8 and self.epilogue in PLAIN_EPILOGUES, \
                 f"{self.name}: FastAccum is FP8"
         if self.epi_tile:
-            assert self.arch == 90 and self.epilogue in ("Axpby", "Scale"), \
+            assert self.arch == 90 and self.epilogue in PLAIN_EPILOGUES, \
                 f"{self.name}: the fused trees take CUTLASS's automatic epilogue tile"
         if self.scheduler == "streamk":
             assert self.schedule == "coop", f"{self.name}: CUTLASS's stream-K is sm90 cooperative only"
@@ -266,18 +269,11 @@ _SM90_FP8_WIDE = dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8ov
 # sm90 FP8 without C (Epilogue::Scale, csrc/gemm/epilogue.hpp): the wide tile built with no C, so
 # its epilogue keeps no C buffers in shared memory and delays each TMA store by one subtile, with
 # a 128x64 epilogue subtile (4 store rounds a tile instead of CUTLASS's automatic 128x32's 8),
-# which without C buffers still leaves the mainloop its 4 stages. Side by side on the H200
-# (docs/results/h200-session15/probe_scale_run76.txt; x torch._scaled_mm, calls without C):
-#                              axpby     scale (128x32)   scale 128x64
-#   8192^3                     0.981x      0.994x           1.001x
-#   8192x14336x4096 (up)       0.965x      0.985x           0.982x
-#   8192x4096x14336 (down)     1.014x      1.014x           1.016x
-#   4096^3                     1.012x      1.020x           1.024x
-#   8192x8192x16384            1.027x      1.028x           1.030x
-# Same bits as the axpby kernel. On 128x128 the scale kernel was mixed (0.951x against 0.962x at
-# 8192^3, 0.936x against 0.920x at up), so that tile keeps its axpby kernel alone; bf16 128x256
-# measured 1.039x (128x32) and 1.021x (128x64) against 1.019x at 8192^3 and alike at 4096^3, not
-# in the set yet (the diff of those candidates: docs/results/h200-session15/experiments.patch).
+# which without C buffers still leaves the mainloop its 4 stages. Side by side on the H200: the
+# same bits as the axpby kernel, 0.1-2.1% less time (8192^3 0.981x -> 1.001x torch._scaled_mm in
+# one run, 0.985x -> 0.986x in another). The measurements, and the candidates not kept (128x128,
+# bf16; their diff is docs/results/h200-session15/experiments.patch): docs/design.md, "Scale
+# kernels".
 _SM90_FP8_SCALE = dict(_SM90_FP8_WIDE, epi_tile=(128, 64))
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other
 # cluster orientation, CUTLASS's accurate mainloop for comparison, and CUTLASS's FastAccum (no
@@ -309,11 +305,11 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         if cd == "bf16":
             out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset,
                            **w) for w in wide]
+        if cd == "bf16" and fp8_sm90:
             # and for calls without C, the wide tile's scale kernel (_SM90_FP8_SCALE; in ci for
             # e4m3 -> bf16, so CI compiles and SASS-checks the void-C epilogue)
-            out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k",
-                           preset="ci" if ci == (ab, b, cd) else preset, epilogue="Scale",
-                           **_SM90_FP8_SCALE) for _ in wide]
+            out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p,
+                              epilogue="Scale", **_SM90_FP8_SCALE))
         # Fused, and on sm90 FP8 also lean (no X/Y, so one more mainloop stage: epilogue.hpp)
         # for the calls without x and return_y; ci holds the lean gelu_tanh on the wide tile.
         epilogues = ["Fused", "FusedLean"] if fp8_sm90 else ["Fused"]

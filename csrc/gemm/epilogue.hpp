@@ -43,12 +43,17 @@ void set_scaled_alpha(NodeArgs& node, const GemmArgs& g) {
 // with the alpha node widened to ScaledAlpha; its root keeps the shape CUTLASS specialises
 // (Compute<multiply_add>, ScalarBroadcast, SrcFetch, Z), whose is_C_load_needed() is false when
 // beta == 0, so C is never read (NaN/Inf in C do not propagate), as torch.addmm documents.
+// alpha * scale_a * scale_b * acc, computed in Compute and written as Out.
+template <class Out, class Compute>
+using ScaledAcc = cutlass::epilogue::fusion::Sm90EVT<
+    cutlass::epilogue::fusion::Sm90Compute<cutlass::multiplies, Out, Compute,
+                                           cutlass::FloatRoundStyle::round_to_nearest>,
+    ScaledAlpha<Compute>, cutlass::epilogue::fusion::Sm90AccFetch>;
+
 template <class ElementD, class ElementC, class Compute>
 struct AxpbyTree {
   static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
-  using AlphaAcc = cutlass::epilogue::fusion::Sm90EVT<
-      cutlass::epilogue::fusion::Sm90Compute<cutlass::multiplies, Compute, Compute, kRound>,
-      ScaledAlpha<Compute>, cutlass::epilogue::fusion::Sm90AccFetch>;
+  using AlphaAcc = ScaledAcc<Compute, Compute>;
   using Root = cutlass::epilogue::fusion::Sm90EVT<
       cutlass::epilogue::fusion::Sm90Compute<cutlass::homogeneous_multiply_add, ElementD, Compute,
                                              kRound>,
@@ -69,10 +74,7 @@ struct AxpbyTree {
 // it (its DelayTmaStore, chosen for a void C). The planner takes one for calls without C.
 template <class ElementD, class Compute>
 struct ScaleTree {
-  using Root = cutlass::epilogue::fusion::Sm90EVT<
-      cutlass::epilogue::fusion::Sm90Compute<cutlass::multiplies, ElementD, Compute,
-                                             cutlass::FloatRoundStyle::round_to_nearest>,
-      ScaledAlpha<Compute>, cutlass::epilogue::fusion::Sm90AccFetch>;
+  using Root = ScaledAcc<ElementD, Compute>;  // AxpbyTree's AlphaAcc, rounded once to ElementD
 
   template <class Args>
   static void set_arguments(Args& thread, const GemmArgs& g) {
