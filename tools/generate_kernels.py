@@ -274,8 +274,8 @@ _SM90_FP8_WIDE = dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8ov
 # one run, 0.985x -> 0.986x in another). The measurements, and the candidates not kept (128x128,
 # bf16; their diff is docs/results/h200-session15/experiments.patch): docs/design.md, "Scale
 # kernels". Session 16 measured and dropped a whole tile of D buffers (CUTLASS's StagesD 4, one
-# mainloop stage less), D stored straight from the registers, and 16-bit scale kernels (same
-# section; diffs in docs/results/h200-session16/).
+# mainloop stage less), D stored straight from the registers, the cluster along N (1x2), and
+# 16-bit scale kernels (same section; diffs in docs/results/h200-session16/).
 _SM90_FP8_SCALE = dict(_SM90_FP8_WIDE, epi_tile=(128, 64))
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other
 # cluster orientation, CUTLASS's accurate mainloop for comparison, and CUTLASS's FastAccum (no
