@@ -38,11 +38,6 @@ void set_scaled_alpha(NodeArgs& node, const GemmArgs& g) {
   }
 }
 
-// D = alpha * scale_a * scale_b * acc + beta * C, computed in Compute (fp32; int32 for an exact
-// int32 D) and rounded once to ElementD. The same tree CUTLASS lowers its LinearCombination to,
-// with the alpha node widened to ScaledAlpha; its root keeps the shape CUTLASS specialises
-// (Compute<multiply_add>, ScalarBroadcast, SrcFetch, Z), whose is_C_load_needed() is false when
-// beta == 0, so C is never read (NaN/Inf in C do not propagate), as torch.addmm documents.
 // alpha * scale_a * scale_b * acc, computed in Compute and written as Out.
 template <class Out, class Compute>
 using ScaledAcc = cutlass::epilogue::fusion::Sm90EVT<
@@ -50,6 +45,11 @@ using ScaledAcc = cutlass::epilogue::fusion::Sm90EVT<
                                            cutlass::FloatRoundStyle::round_to_nearest>,
     ScaledAlpha<Compute>, cutlass::epilogue::fusion::Sm90AccFetch>;
 
+// D = alpha * scale_a * scale_b * acc + beta * C, computed in Compute (fp32; int32 for an exact
+// int32 D) and rounded once to ElementD. The same tree CUTLASS lowers its LinearCombination to,
+// with the alpha node widened to ScaledAlpha; its root keeps the shape CUTLASS specialises
+// (Compute<multiply_add>, ScalarBroadcast, SrcFetch, Z), whose is_C_load_needed() is false when
+// beta == 0, so C is never read (NaN/Inf in C do not propagate), as torch.addmm documents.
 template <class ElementD, class ElementC, class Compute>
 struct AxpbyTree {
   static constexpr auto kRound = cutlass::FloatRoundStyle::round_to_nearest;
