@@ -273,6 +273,26 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         py::arg("clusters_minor"), py::arg("clusters_major"), py::arg("band_limit"),
         "The sm90 kernels' tile order (gemm/tile_order.hpp) over a grid of clusters: (rows in a "
         "band, [(minor, major) of cluster index 0, 1, ...]). For tests.");
+  m.def("sm90_tail_split",
+        [](uint64_t tiles, uint32_t clusters, uint32_t k_tiles, bool enable) {
+          const auto split = TailSplit::make(tiles, clusters, k_tiles, enable);
+          py::list runs;
+          for (uint64_t g = 0; split.active() && g < clusters; ++g) {
+            py::list pieces;
+            for (uint64_t j = 0;; ++j) {
+              const auto p = split.piece(g, j);
+              if (!p.valid) break;
+              pieces.append(py::make_tuple(p.tile, p.k_begin, p.k_end, p.peers, p.partial, p.slot));
+            }
+            runs.append(pieces);
+          }
+          return py::make_tuple(split.whole, split.split_tiles, split.splits, runs);
+        },
+        py::arg("tiles"), py::arg("clusters"), py::arg("k_tiles"), py::arg("enable") = true,
+        "The sm90 tail-split scheduler's plan (gemm/tile_order.hpp, TailSplit) for `tiles` cluster "
+        "tiles of `k_tiles` k-tiles on `clusters` clusters: (tiles taken whole, tiles split, "
+        "k-ranges a split tile, [per cluster, after its whole tiles: [(tile, k_begin, k_end, "
+        "peers, partial, slot), ...]]). For tests.");
   m.def("plan", &plan_py, py::arg("problem"), py::arg("device_arch"), py::arg("table") = "compiled",
         py::arg("with_schedule") = false,
         "The planner's choice: (kernel name or None, reason) [+ the run-time schedule dict].");

@@ -3,7 +3,9 @@ csrc/gemm/sm90/tile_scheduler.hpp) computes every output tile exactly once where
 not divide the tile grid. Every compiled sm90 persistent axpby and scale kernel, of every input
 type, runs with swizzle 8 along both raster orders on a grid of 11 x 5 clusters (so each order has
 a last, partial band), batched and not, against the fp64 reference, with D poisoned beforehand; the
-fused kernels (full and lean) likewise, unbatched.
+fused kernels (full and lean) likewise, unbatched. The tail-split kernels (the last wave split
+along K, csrc/gemm/tile_order.hpp) on problems whose plan splits: every piece's partial sum
+reaches its tile once, bit for bit the same on every run.
 Marked gpu: skipped, with the reason, without a GPU."""
 import pytest
 import torch
@@ -16,16 +18,19 @@ from helpers import (activation_tolerance, assert_close, fused_reference, gpu_ar
 pytestmark = pytest.mark.gpu
 
 
-def _sm90_persistent(*epilogues):
+def _sm90_persistent(*epilogues, schedulers=("persistent", "tail_split")):
     if not torch.cuda.is_available() or gpu_arch() != 90:
         return []
-    return [k for e in epilogues for k in kernels_for_this_gpu(e) if k["scheduler"] == "persistent"]
+    return [k for e in epilogues for k in kernels_for_this_gpu(e) if k["scheduler"] in schedulers]
 
 
 KERNELS = kernel_params(_sm90_persistent("axpby", "scale"),
                         "no compiled sm90 persistent axpby kernel for this GPU (or no H100/H200)")
 FUSED = kernel_params(_sm90_persistent("fused", "lean"),
                       "no compiled sm90 persistent fused kernel for this GPU (or no H100/H200)")
+TAIL_SPLIT = kernel_params(
+    _sm90_persistent("axpby", "scale", "fused", "lean", schedulers=("tail_split",)),
+    "no compiled sm90 tail-split kernel for this GPU (or no H100/H200)")
 
 
 def _operands(kernel, lead=()):
@@ -86,3 +91,78 @@ def test_band_order_fused_kernels(kernel, raster):
     assert_close(d, fused_reference(a, b, None, bias, x, alpha, 0.0, x_factor, act), tol, what + " D")
     if full:
         assert_close(y, reference(a, b), kernel_tolerance(kernel), what + " Y")
+
+
+# (M, N, K, batch) for 128x256 tiles in 2x1 clusters (66 clusters on 132 SMs). 10 x 10 cluster
+# tiles: the 34 after the first wave split in 3 k-ranges. 11 x 7: 11 tiles after the first wave,
+# in 4 ranges. The same batched twice: 22 tiles after two waves, in 3 ranges. Last tiles partial
+# in M, N and K.
+_SPLIT_SHAPES = [(2544, 2544, 4032, None), (2800, 1776, 4000, None), (2800, 1776, 4000, 2)]
+
+
+def _split_plan(kernel, m, n, k, batch):
+    (tm, tn, tk), (cm, cn) = kernel["tile"], kernel["cluster"]
+    ceil = lambda x, y: -(-x // y)
+    tiles = ceil(ceil(m, tm), cm) * ceil(ceil(n, tn), cn) * (batch or 1)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    return _C.sm90_tail_split(tiles, sms // (cm * cn), ceil(k, tk))
+
+
+@pytest.mark.parametrize("kernel", TAIL_SPLIT)
+@pytest.mark.parametrize("shape", _SPLIT_SHAPES, ids=lambda s: "x".join(map(str, s[:3])) +
+                         (f"-batch{s[3]}" if s[3] else ""))
+@pytest.mark.parametrize("raster", ["along_n", "along_m"])
+def test_tail_split_computes_every_tile_once(kernel, shape, raster, monkeypatch):
+    monkeypatch.setattr(torch.backends.cuda.matmul, "allow_tf32", True)
+    m, n, k, batch = shape
+    whole, split_tiles, splits, _ = _split_plan(kernel, m, n, k, batch)
+    if splits == 1:
+        pytest.skip(f"this GPU's SM count splits nothing at {shape} for {kernel['name']}")
+    lead = () if batch is None else (batch,)
+    g = torch.Generator(device="cuda").manual_seed(m + n + k)
+    a = rand_input((*lead, m, k), kernel_dtype(kernel["ab"]), "cuda", g,
+                   transposed=kernel["a_major"] == "MN")
+    b = rand_input((*lead, k, n), kernel_dtype(kernel["b"]), "cuda", g,
+                   transposed=kernel["b_major"] == "K")
+    cd = kernel_dtype(kernel["cd"])
+    epilogue = kernel["epilogue"]
+    c = rand_input((*lead, m, n), cd, "cuda", g) if epilogue in ("axpby", "fused", "lean") else None
+    sched = {"swizzle": 8, "raster": raster}
+    if epilogue in ("fused", "lean"):
+        if batch:
+            pytest.skip("the fused op is not batched")
+        bias = rand_input((n,), cd, "cuda", g)
+        full = epilogue == "fused"
+        x = rand_input((m, n), cd, "cuda", g) if full else None
+        act = kernel["activation"]
+        def run(s):
+            msg, out = _C.run_kernel_fused(a, b, c, bias, x, 0.75, -1.25, 1.5 if full else 0.0,
+                                           act, full, cd, kernel["name"], True, s)
+            assert msg.startswith("ok"), msg
+            return out[0]
+        ref = fused_reference(a, b, c, bias, x, 0.75, -1.25, 1.5 if full else 0.0, act)
+        tol = activation_tolerance(kernel_tolerance(kernel), act)
+    else:
+        def run(s):
+            msg, d = _C.run_kernel(a, b, c, 0.75, -1.25 if c is not None else 0.0, cd,
+                                   kernel["name"], True, s)
+            assert msg.startswith("ok"), msg
+            return d
+        ref = reference(a, b, c, 0.75, -1.25 if c is not None else 0.0)
+        tol = kernel_tolerance(kernel)
+    # The host path sizes a workspace exactly when the call splits (and none when told not to).
+    msg, _ = _C.run_kernel(a, b, c, 0.75, 0.0, cd, kernel["name"], False, sched) \
+        if epilogue in ("axpby", "scale") else ("ok: workspace 1 bytes", None)
+    assert msg.startswith("ok") and not msg.startswith("ok: workspace 0 "), msg
+    what = f"{kernel['name']} {m}x{n}x{k} batch={batch} {raster} (whole {whole}, {split_tiles} split {splits} ways)"
+    poison_next_alloc((*lead, m, n), cd, "cuda")
+    d1 = run(sched)
+    torch.cuda.synchronize()
+    assert_close(d1, ref, tol, what)
+    poison_next_alloc((*lead, m, n), cd, "cuda")
+    d2 = run(sched)
+    assert torch.equal(d1, d2), what + ": not the same bits on a second run"
+    poison_next_alloc((*lead, m, n), cd, "cuda")
+    d3 = run(dict(sched, decomposition="data_parallel"))
+    torch.cuda.synchronize()
+    assert_close(d3, ref, tol, what + " data_parallel")

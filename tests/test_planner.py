@@ -230,6 +230,65 @@ def test_sm90_band_order_is_a_permutation_in_bands(minor, major, limit):
     assert i == minor * major
 
 
+@pytest.mark.parametrize("tiles,clusters,k_tiles", [
+    (96, 66, 64),      # 1536x4096x8192 on 128x256 FP8 tiles, cluster 2x1, 132 SMs: 1.45 waves
+    (160, 66, 64),     # 2560x4096x8192: 2.42 waves
+    (100, 66, 32), (67, 66, 64), (27, 7, 1000), (154, 66, 32), (77, 66, 32), (201, 66, 48),
+])
+def test_sm90_tail_split_covers_every_k_tile_once(tiles, clusters, k_tiles):
+    # csrc/gemm/tile_order.hpp, TailSplit, run on the host: the first `whole` tiles (whole waves)
+    # are taken whole; each later tile is cut into `splits` k-ranges, which together cover its
+    # k-tiles once, in order. The units go round-robin in k-major order, so the clusters' unit
+    # counts differ by at most one and each cluster takes its units in increasing index. A tile's
+    # last range reduces it: its peers are the tile's other ranges, each in its own partial
+    # slot, and each of smaller index (so no cluster waits for a unit it has not reached).
+    whole, split_tiles, splits, runs = _C.sm90_tail_split(tiles, clusters, k_tiles)
+    assert splits >= 2 and whole + split_tiles == tiles and whole % clusters == 0
+    assert 0 < split_tiles < clusters and len(runs) == clusters
+    counts = [len(run) for run in runs]
+    assert max(counts) - min(counts) <= 1 and sum(counts) == split_tiles * splits
+    ranges, partial_slots, index = {}, set(), {}
+    for g, run in enumerate(runs):
+        for j, (tile, b, e, peers, partial, slot) in enumerate(run):
+            u = g + j * clusters
+            assert whole <= tile < tiles and 0 <= b < e <= k_tiles and e - b >= 2
+            t = tile - whole
+            ranges.setdefault(tile, []).append((b, e))
+            if partial:
+                assert e < k_tiles and peers == 0 and slot == u
+                assert slot < split_tiles * (splits - 1) and slot not in partial_slots
+                partial_slots.add(slot)
+                index[(t, b)] = u
+            else:
+                assert e == k_tiles and peers == splits - 1 and slot == t
+                assert all(not r[4] for r in run[j:]), "a reducing unit is followed by partials"
+                index[(t, "reduce")] = u
+    assert sorted(ranges) == list(range(whole, tiles))
+    for tile, rs in ranges.items():
+        rs.sort()
+        assert len(rs) == splits and rs[0][0] == 0 and rs[-1][1] == k_tiles
+        assert all(rs[i][1] == rs[i + 1][0] for i in range(splits - 1)), (tile, rs)
+        t = tile - whole
+        assert all(index[(t, b)] < index[(t, "reduce")] for b, _ in rs[:-1])
+
+
+def test_sm90_tail_split_only_where_it_pays():
+    # 1536x4096x8192 on 128x256 FP8 tiles (1.45 waves): the 30 tiles of the second wave in
+    # halves, one round of 32 k-tiles instead of a second wave of 64.
+    whole, split_tiles, splits, runs = _C.sm90_tail_split(96, 66, 64)
+    assert (whole, split_tiles, splits) == (66, 30, 2)
+    assert max(sum(e - b for _, b, e, *_ in run) for run in runs) == 32
+    # 11 tiles after a wave: in 4 ranges (44 units, one round of 8 of 32 k-tiles).
+    assert _C.sm90_tail_split(77, 66, 32)[:3] == (66, 11, 4)
+    # Nothing to split: whole waves, a single wave, short K, switched off, too little saved
+    # (4096^3 on 128x256: 256 tiles, 58 left after 3 waves), or more than 3 whole waves
+    # (8192^3: 1024 tiles, 15.52 waves; Llama-8B up 8192x14336x4096: 27.15 waves).
+    for args in [(660, 66, 64), (66, 66, 64), (40, 66, 64), (100, 66, 3), (77, 66, 8),
+                 (256, 66, 32), (1024, 66, 64), (1792, 66, 32)]:
+        assert _C.sm90_tail_split(*args)[1:3] == (0, 1), args
+    assert _C.sm90_tail_split(96, 66, 64, False)[1:3] == (0, 1)
+
+
 def test_sm100_keeps_cutlass_tile_order():
     name, why, sched = _C.plan(dict(m=8192, n=8192, k=8192, **_BF16), 100, "all", True)
     assert name is not None and name.startswith("sm100_"), why
@@ -262,6 +321,26 @@ def test_sm90_fp8_without_c_takes_the_scale_kernel_of_the_wide_tile(m, n, tile_n
     tail = "scale_e128x64" if tile_n == 256 else "axpby"
     assert name == f"sm90_e4m3_bf16_ak_bk_128x{tile_n}x128_c2x1_coop_fp8overlap_{tail}", \
         (name, why)
+
+
+@pytest.mark.parametrize("m,n,k,split", [
+    (1536, 4096, 8192, True),    # 96 cluster tiles on 66 clusters: the 30 after the wave split
+    (2560, 4096, 8192, True),    # 160: 28 after two waves
+    (8192, 8192, 8192, False),   # 15 whole waves: the power limit, no split (tile_order.hpp)
+    (4096, 4096, 4096, False),   # 58 left after 3 waves: splitting would save too little
+    (1536, 4096, 1024, False),   # 8 k-tiles: too short to split
+])
+def test_sm90_fp8_without_c_takes_the_tail_split_kernel_where_it_splits(m, n, k, split):
+    # The tail-split twin of the wide scale kernel ranks first where its scheduler splits the
+    # call (csrc/gemm/heuristics.cpp, tail_split_pays), last of its role elsewhere.
+    name, why = plan(90, m=m, n=n, k=k, ab="float8_e4m3fn", d="bfloat16", a_major="K",
+                     b_major="K")
+    ts = "_ts" if split else ""
+    assert name == f"sm90_e4m3_bf16_ak_bk_128x256x128_c2x1_coop_fp8overlap{ts}_scale_e128x64", \
+        (name, why)
+    whole, split_tiles, splits, _ = _C.sm90_tail_split(
+        -(-m // 256) * -(-n // 256), 66, -(-k // 128))
+    assert (splits > 1) == split
 
 
 def test_scale_kernels_are_only_for_calls_without_c():

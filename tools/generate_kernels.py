@@ -72,6 +72,8 @@ TILE_SCHEDULERS = {
     # name: (C++ tile scheduler tag, KernelConfig enumerator, kernel-name suffix)
     "persistent": ("void", "TileScheduler::Persistent", ""),
     "streamk": ("cutlass::gemm::StreamKScheduler", "TileScheduler::StreamK", "_sk"),
+    # the band order with the last wave split along K (csrc/gemm/tile_order.hpp, TailSplit)
+    "tailsplit": ("bw::gemm::sm90::TailSplitScheduler", "TileScheduler::TailSplit", "_ts"),
 }
 
 
@@ -92,7 +94,8 @@ class Kernel:
                                     # or "FusedLean": Fused without X and Y (epilogue.hpp);
                                     # or "Scale": Axpby without C, D = alpha*acc (epilogue.hpp)
     activation: str = "none"        # with Fused: a key of ACTIVATIONS
-    scheduler: str = "persistent"  # or "streamk" (sm90 cooperative): split-K/stream-K per call
+    scheduler: str = "persistent"  # or "streamk" (sm90 cooperative): split-K/stream-K per call,
+                                   # or "tailsplit" (sm90 cooperative): the last wave split in K
     b: str = ""                     # B element type when it differs from A's (mixed FP8)
     epi_tile: tuple[int, ...] = ()  # sm90 axpby/scale: the epilogue subtile (M, N); () CUTLASS's
                                     # automatic choice (128x32 on cooperative 128x256 tiles)
@@ -155,6 +158,10 @@ class Kernel:
                 f"{self.name}: the fused trees take CUTLASS's automatic epilogue tile"
         if self.scheduler == "streamk":
             assert self.schedule == "coop", f"{self.name}: CUTLASS's stream-K is sm90 cooperative only"
+        if self.scheduler == "tailsplit":
+            # fixup() runs in CUTLASS's cooperative kernel (the ping-pong one never calls it)
+            assert self.schedule in ("coop", "coop_fp8overlap"), \
+                f"{self.name}: the tail split is sm90 cooperative only"
 
 
 def _family(arch, preset, dtype_pairs, majors, **cfg):
@@ -277,6 +284,13 @@ _SM90_FP8_WIDE = dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8ov
 # mainloop stage less), D stored straight from the registers, the cluster along N (1x2), and
 # 16-bit scale kernels (same section; diffs in docs/results/h200-session16/).
 _SM90_FP8_SCALE = dict(_SM90_FP8_WIDE, epi_tile=(128, 64))
+# The same with the last wave's tiles split along K where the tiles fill at most 3 whole waves
+# and the split saves an eighth of a tile (csrc/gemm/tile_order.hpp, TailSplit); the planner takes
+# it only for the calls it splits (csrc/gemm/heuristics.cpp). Side by side on the H200
+# (docs/results/h200-session17/, 20 rounds, two runs): 1536x4096x8192 0.82x -> 0.93x
+# torch._scaled_mm, 2560x4096x8192 0.85x -> 0.93x; unsplit it runs 0-1.6% slower than the plain
+# scale kernel, and split at 8192^3 and Llama-8B up (15 and 27 whole waves) it gained nothing.
+_SM90_FP8_SCALE_TS = dict(_SM90_FP8_SCALE, scheduler="tailsplit")
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other
 # cluster orientation, CUTLASS's accurate mainloop for comparison, and CUTLASS's FastAccum (no
 # promotion; torch._scaled_mm's use_fast_accum=True), which the planner never picks (it is less
@@ -309,9 +323,10 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
                            **w) for w in wide]
         if cd == "bf16" and fp8_sm90:
             # and for calls without C, the wide tile's scale kernel (_SM90_FP8_SCALE; in ci for
-            # e4m3 -> bf16, so CI compiles and SASS-checks the void-C epilogue)
-            out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p,
-                              epilogue="Scale", **_SM90_FP8_SCALE))
+            # e4m3 -> bf16, so CI compiles and SASS-checks the void-C epilogue), and its twin
+            # with the tail-split scheduler (_SM90_FP8_SCALE_TS; in ci likewise)
+            out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p,
+                           epilogue="Scale", **cfg) for cfg in (_SM90_FP8_SCALE, _SM90_FP8_SCALE_TS)]
         # Fused, and on sm90 FP8 also lean (no X/Y, so one more mainloop stage: epilogue.hpp)
         # for the calls without x and return_y; ci holds the lean gelu_tanh on the wide tile.
         epilogues = ["Fused", "FusedLean"] if fp8_sm90 else ["Fused"]

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <utility>
 #include <string>
 #include <type_traits>
 
@@ -67,13 +68,21 @@ inline cutlass::gemm::kernel::detail::DecompositionMode to_cutlass(Decomposition
   }
 }
 
+// Whether a kernel's scheduler arguments have `split_tail` (sm90::TailSplitTileScheduler's).
+template <class Args, class = void>
+struct HasSplitTail : std::false_type {};
+template <class Args>
+struct HasSplitTail<Args, std::void_t<decltype(std::declval<Args&>().scheduler.split_tail)>>
+    : std::true_type {};
+
 // The mainloop collective as CUTLASS's builder makes it (the default MainloopOf below); a schedule
 // may instead name a project collective derived from it (sm90/fp8_overlapped_promotion.hpp).
 template <class BuiltCollective>
 using BuiltMainloop = BuiltCollective;
 
 // TileSchedulerTag_: void (the arch's persistent scheduler), sm90::BandedPersistentScheduler (the sm90
-// kernels' persistent one, gemm/sm90/tile_scheduler.hpp) or cutlass::gemm::StreamKScheduler.
+// kernels' persistent one, gemm/sm90/tile_scheduler.hpp), sm90::TailSplitScheduler (the same with
+// the last wave split along K, ibid.) or cutlass::gemm::StreamKScheduler.
 template <class ArchTag_,
           class ElementA_, class ElementB_, class ElementCD_,
           Major AMajor, Major BMajor,
@@ -168,6 +177,10 @@ struct CutlassGemm {
     if constexpr (std::is_same_v<ArchTag, cutlass::arch::Sm90>) {
       args.scheduler.raster_order = to_cutlass(g.sched.raster);
       args.scheduler.max_swizzle_size = g.sched.swizzle;
+      if constexpr (HasSplitTail<typename Gemm::Arguments>::value) {
+        // the tail-split scheduler (sm90/tile_scheduler.hpp): DataParallel turns the split off
+        args.scheduler.split_tail = g.sched.decomposition != Decomposition::DataParallel;
+      }
       if constexpr (kStreamK) {
         args.scheduler.decomposition_mode = to_cutlass(g.sched.decomposition);
         args.scheduler.splits = g.sched.splits;

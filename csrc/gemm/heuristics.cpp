@@ -1,5 +1,7 @@
 #include "gemm/heuristics.hpp"
 
+#include "gemm/tile_order.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -129,6 +131,19 @@ Sm90Preference sm90_preference(const GemmArgs& g) {
   return {{kSm90Mid, kSm90Big, kSm90Small}};
 }
 
+// Whether the tail-split kernel k splits problem g (the plan its scheduler makes, on a launch
+// grid of all SMs in clusters: CUTLASS's grid for the sm90 persistent kernels on the H100/H200,
+// whose 132 SMs hold 66 clusters of 2; tests/test_gpu_tile_order.py checks the kernel agrees).
+bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
+  const int64_t cluster = int64_t{k.cluster_m} * k.cluster_n;
+  const int64_t tiles = ceil_div(ceil_div(g.m, k.tile_m), k.cluster_m) *
+                        ceil_div(ceil_div(g.n, k.tile_n), k.cluster_n) * g.l;
+  return TailSplit::make(static_cast<uint64_t>(tiles),
+                         static_cast<uint32_t>(sm_count_of(g) / cluster),
+                         static_cast<uint32_t>(ceil_div(g.k, k.tile_k)), true)
+      .active();
+}
+
 // Lower is better: where config k stands in the problem's preference (kernels outside the named
 // roles, e.g. the tuning candidates of a BW_KERNELS=all build, rank last). Among equal roles the
 // persistent scheduler ranks before stream-K, whose bookkeeping cost 1-3% in the same sweep.
@@ -173,8 +188,14 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
   // Likewise a scale kernel (no C: no C buffers, delayed TMA stores) goes before the axpby one of
   // the same role where the call reads no C (sm90 FP8 128x256: 0.1-2.1% less time, the same bits;
   // tools/generate_kernels.py, _SM90_FP8_SCALE). Calls with C have only axpby kernels.
-  return r + (k.scheduler == TileScheduler::StreamK ? 1 : 0) +
-         (k.epilogue == Epilogue::Fused ? 2 : 0) + (k.epilogue == Epilogue::Axpby ? 1 : 0);
+  // A tail-split kernel (the last wave's tiles split along K, csrc/gemm/tile_order.hpp) goes
+  // before its role's other kernels where it splits the call (1536x4096x8192 FP8: 13-14% less
+  // time than the same kernel unsplit, docs/results/h200-session17/) and after them where it
+  // does not (unsplit it ran 0-1.6% slower than the persistent kernel of its role).
+  int sched = k.scheduler == TileScheduler::StreamK ? 1 : 0;
+  if (k.scheduler == TileScheduler::TailSplit) sched = tail_split_pays(g, k) ? -1 : 3;
+  return r + sched + (k.epilogue == Epilogue::Fused ? 2 : 0) +
+         (k.epilogue == Epilogue::Axpby ? 1 : 0);
 }
 
 // The tile swizzle for problem g on sm90 kernel k: the rows of tiles (in clusters) that the
@@ -212,7 +233,7 @@ SchedulerArgs schedule_for(const GemmArgs& g, const KernelConfig& k) {
   // padding swizzle, so they run unswizzled. sm100 keeps CUTLASS's order: not measured.
   SchedulerArgs s;
   if (k.scheduler == TileScheduler::StreamK) s.decomposition = Decomposition::DataParallel;
-  if (k.arch == 90 && k.scheduler == TileScheduler::Persistent) s.swizzle = sm90_swizzle(g, k);
+  if (k.arch == 90 && k.scheduler != TileScheduler::StreamK) s.swizzle = sm90_swizzle(g, k);
   return s;
 }
 

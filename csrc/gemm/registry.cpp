@@ -78,7 +78,11 @@ const char* schedule_name(Schedule s) {
 }
 
 const char* scheduler_name(TileScheduler s) {
-  return s == TileScheduler::StreamK ? "stream_k" : "persistent";
+  switch (s) {
+    case TileScheduler::StreamK: return "stream_k";
+    case TileScheduler::TailSplit: return "tail_split";
+    default: return "persistent";
+  }
 }
 
 const char* activation_name(Activation a) {

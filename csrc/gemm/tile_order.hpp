@@ -1,5 +1,6 @@
 // The order in which the sm90 kernels' persistent CTAs take output tiles: bands of tile rows,
-// each walked along the other mode, with no padding of the tile grid.
+// each walked along the other mode, with no padding of the tile grid; and (TailSplit, below) how
+// the tail-split scheduler cuts the last wave's tiles along K.
 //
 // Why bands: a wave of clusters that covers a band of `band` cluster rows reads one slab of the
 // other operand for all of them, so the operands are read from DRAM about once, not once a wave
@@ -75,6 +76,110 @@ struct BandOrder {
       per_last_column(major, row, cluster - full_end);
       minor = last_row + row;
     }
+  }
+};
+
+// The sm90 tail-split scheduler (gemm/sm90/tile_scheduler.hpp): the last wave split along K.
+//
+// Why: a persistent kernel whose tiles are not a multiple of its clusters leaves clusters idle in
+// the last wave. At 1536x4096x8192 on 128x256 FP8 tiles, 96 cluster tiles on 66 clusters: 30
+// clusters take a second tile while 36 wait, and the product takes two tile times for 1.45
+// tiles' work. It matters where the waves are few (kMaxWholeWaves below).
+//
+// What: the clusters first take the tiles of the full waves whole, in the band order. The
+// `split_tiles` left over (fewer than the clusters) are cut along K into `splits` equal ranges,
+// and the units are dealt out round-robin in k-major order: unit u = range * split_tiles + tile
+// goes to cluster u % clusters, in its (u / clusters)-th round. So the clusters of a round work
+// on at most two k-ranges, and tiles that share an operand panel read the same k-slices of it at
+// about the same time, as in the whole-tile waves. A first version gave each cluster a
+// contiguous run of the split tiles' k-tiles instead (as stream-K does), so that every cluster
+// read the panels at its own k-offset; it gained 1-3% where this one gains 9-15%, and lost up to
+// 6% where this one does not split (docs/results/h200-session17/; the L2 not sharing the
+// panels is our reading of that, not measured). The last range of a tile reduces it: it waits
+// for the earlier ranges' partial sums in the workspace, adds them in range order (the same
+// bits on every run), and runs the epilogue. Deadlock-free: a unit waits only for units of
+// smaller index, and every cluster takes its units in increasing index (all CTAs of the
+// persistent grid are resident).
+struct TailSplit {
+  uint32_t clusters = 0;     // G: clusters in the launch grid
+  uint32_t k_tiles = 0;      // k-tiles per tile
+  uint64_t whole = 0;        // cluster tiles taken whole, data-parallel (the first in the order)
+  uint64_t whole_waves = 0;  // whole / clusters (whole is a multiple of clusters when split)
+  uint32_t split_tiles = 0;  // the tiles after them, each cut into `splits` k-ranges
+  uint32_t splits = 1;       // 1: nothing is split
+
+  // The cost model, in k-tiles of one cluster's MMAs: rounds of units, each a k-range plus its
+  // share of the partial sums' traffic (an fp32 tile written or read, estimated at 1.5 k-tiles
+  // on 128x256 FP8: 128 KiB), against one more whole tile; the split is taken where it saves at
+  // least an eighth of a tile (and 4 k-tiles), with at least kMinRange k-tiles a range and at
+  // most kMaxSplits ranges a tile. An estimate, which the measurements in docs/design.md check.
+  static constexpr uint32_t kMinSaving = 4, kMinRange = 2, kMaxSplits = 16;
+  // Only after at most this many whole waves. Measured on the H200 (FP8 128x256, side by side
+  // with the same kernel unsplit, docs/results/h200-session17/): after 1 and 2 whole waves
+  // (1536x4096x8192, 2560x4096x8192) the split took 13-14% and 9% less time; after 15 and 27
+  // (8192^3, 8192x14336x4096) it saved nothing or lost 1.5%: a long product runs at the power
+  // limit, where time follows energy, and an idle tail costs little energy.
+  static constexpr uint64_t kMaxWholeWaves = 3;
+
+  // tiles: cluster tiles of the problem (every batch); clusters: the launch grid's.
+  static TailSplit make(uint64_t tiles, uint32_t clusters, uint32_t k_tiles, bool enable) {
+    TailSplit s;
+    s.clusters = clusters;
+    s.k_tiles = k_tiles;
+    s.whole = tiles;
+    if (!enable || clusters == 0 || tiles <= clusters) return s;
+    const uint64_t rest = tiles % clusters;
+    if (rest == 0 || tiles / clusters > kMaxWholeWaves) return s;
+    uint32_t best = 1;
+    uint64_t best_cost = 0;
+    for (uint32_t n = 2; n <= kMaxSplits && k_tiles / n >= kMinRange; ++n) {
+      const uint64_t rounds = (rest * n + clusters - 1) / clusters;
+      const uint64_t cost = rounds * ((k_tiles + n - 1) / n) + (3 * n + 1) / 2;
+      if (best == 1 || cost < best_cost) {
+        best = n;
+        best_cost = cost;
+      }
+    }
+    // against the whole tile in a last wave of its own
+    const uint64_t saving = k_tiles / 8 > kMinSaving ? k_tiles / 8 : kMinSaving;
+    if (best == 1 || best_cost + saving > k_tiles) return s;
+    s.whole = tiles - rest;
+    s.whole_waves = s.whole / clusters;
+    s.split_tiles = static_cast<uint32_t>(rest);
+    s.splits = best;
+    return s;
+  }
+
+  BW_HOST_DEVICE bool active() const { return splits > 1; }
+  BW_HOST_DEVICE uint64_t units() const { return uint64_t{split_tiles} * splits; }
+  // Workspace slots for partial sums: one per unit but the reducing ones, (range, tile) order.
+  BW_HOST_DEVICE uint64_t partial_slots() const { return uint64_t{split_tiles} * (splits - 1); }
+
+  struct Piece {
+    bool valid = false;
+    uint64_t tile = 0;      // cluster tile, in the order (whole + index among the split tiles)
+    uint32_t k_begin = 0;   // k-tiles [k_begin, k_end) of the tile
+    uint32_t k_end = 0;
+    bool partial = false;   // writes its partial sum to slot `slot`
+    uint32_t peers = 0;     // reducing: the partial sums to add, in slots slot, slot +
+                            // split_tiles, ... (splits - 1 of them)
+    uint64_t slot = 0;
+  };
+
+  // The j-th unit of cluster g after its whole tiles.
+  BW_HOST_DEVICE Piece piece(uint64_t g, uint64_t j) const {
+    Piece p;
+    const uint64_t u = g + j * clusters;
+    if (!active() || u >= units()) return p;
+    const uint64_t range = u / split_tiles, t = u - range * split_tiles;
+    p.valid = true;
+    p.tile = whole + t;
+    p.k_begin = static_cast<uint32_t>(range * k_tiles / splits);
+    p.k_end = static_cast<uint32_t>((range + 1) * k_tiles / splits);
+    p.partial = range + 1 < splits;
+    p.peers = p.partial ? 0u : splits - 1;
+    p.slot = p.partial ? u : t;
+    return p;
   }
 };
 

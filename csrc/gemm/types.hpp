@@ -40,10 +40,13 @@ enum class Schedule : uint8_t {
 enum class TileScheduler : uint8_t {
   Persistent,  // the arch's default: whole output tiles, data-parallel (sm100: cluster launch control)
   StreamK,     // sm90 cooperative only: also split-K and stream-K, chosen per call (SchedulerArgs)
+  TailSplit,   // sm90 cooperative only: Persistent's band order, the last wave split along K
+               // (gemm/tile_order.hpp, TailSplit); DataParallel turns the split off per call
 };
 
 // Run-time scheduling of one call, chosen by the planner (csrc/gemm/heuristics.cpp). Kernels
-// without a stream-K scheduler ignore `decomposition` and `splits`.
+// without a stream-K scheduler ignore `decomposition` and `splits`, except that a tail-split
+// kernel splits nothing under DataParallel.
 enum class Decomposition : uint8_t { Heuristic, DataParallel, SplitK, StreamK };
 enum class Raster : uint8_t { Heuristic, AlongM, AlongN };
 struct SchedulerArgs {

@@ -37,7 +37,8 @@ struct Pingpong {
 };
 
 // TileScheduler: void (persistent: CUTLASS's scheduler with the band tile order of
-// tile_scheduler.hpp) or cutlass::gemm::StreamKScheduler. EpiTile: the epilogue's subtile
+// tile_scheduler.hpp), TailSplitScheduler (the same, the last wave split along K; ibid.) or
+// cutlass::gemm::StreamKScheduler. EpiTile: the epilogue's subtile
 // (CUTLASS's EpilogueTileAuto, or a cute::Shape for an axpby or scale kernel).
 template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int TM, int TN, int TK,
           int CM, int CN, class Sched, class TileScheduler, Epilogue Epi, Activation Act,

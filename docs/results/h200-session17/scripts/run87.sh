@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Session 17, call 3 (run87): the tail-split scheduler on the FP8 wide tile's scale kernel: build
+# it and the shipped scale kernel, SASS, then the probe at one to four waves of tiles twice (two
+# processes, to see the spread between runs).
+set -uo pipefail
+T0=$(date +%s); el() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
+S=docs/results/h200-session17/scripts
+python3 -m pip install -q --no-index --no-deps --upgrade --target /tmp/site .whl/*.whl
+export PYTHONPATH=/tmp/site CXX=/usr/bin/g++ CC=/usr/bin/gcc
+export BW_ARCHS=90a MAX_JOBS=16
+P=sm90_e4m3_bf16_ak_bk_128x256x128_c2x1_coop_fp8overlap
+export BW_KERNELS="${P}_scale_e128x64,${P}_ts_scale_e128x64"
+el build; python3 -m pip install --no-build-isolation --no-deps -v -e . > $OUT/build.log 2>&1 || { grep -a -n "error" $OUT/build.log | head -30; exit 1; }
+el sass; timeout 60 python3 tools/check_sass.py > $OUT/sass.txt 2>&1; echo "sass rc $?"; cut -c1-200 $OUT/sass.txt
+for i in 1 2; do
+  el probe $i; PYTHONUNBUFFERED=1 timeout 200 python3 $S/probe17b.py ${ROUNDS:-8} > $OUT/probe17b_$i.txt 2>&1; grep -v "rel err" $OUT/probe17b_$i.txt; grep -c FAILED $OUT/probe17b_$i.txt
+done
+el done
