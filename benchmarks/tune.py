@@ -35,7 +35,9 @@ import suites  # noqa: E402
 from blackwell_ops import _C  # noqa: E402
 from blackwell_ops.timing import Timer  # noqa: E402
 
-# Run-time schedules tried. "stream_k" kernels take all; the others only the swizzle variants.
+# Run-time schedules tried. "stream_k" kernels take all; "tail_split" ones the swizzle variants
+# (data-parallel: no split) and "heuristic" (the split where their plan makes one); the others
+# only the swizzle variants.
 SCHEDULES = {
     "dp": dict(decomposition="data_parallel"),
     "dp_sw2": dict(decomposition="data_parallel", swizzle=2),
@@ -94,7 +96,9 @@ def tune_case(case, timer, reps, warmup, persistent_schedules=PERSISTENT_SCHEDUL
     planned = _C.explain(a, b, c_arg, case.alpha, beta, out_dt, *scales)
     entries = []  # (row without its time, fn): every checked kernel and schedule, then the peers
     for k in fitting_kernels(case):
-        names = SCHEDULES if k["scheduler"] == "stream_k" else persistent_schedules
+        names = (SCHEDULES if k["scheduler"] == "stream_k" else
+                 (*persistent_schedules, "heuristic") if k["scheduler"] == "tail_split" else
+                 persistent_schedules)
         for sname in names:
             sched = SCHEDULES[sname]
 

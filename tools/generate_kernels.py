@@ -288,7 +288,7 @@ _SM90_FP8_SCALE = dict(_SM90_FP8_WIDE, epi_tile=(128, 64))
 # and the split saves an eighth of a tile (csrc/gemm/tile_order.hpp, TailSplit); the planner takes
 # it only for the calls it splits (csrc/gemm/heuristics.cpp). Side by side on the H200
 # (docs/results/h200-session17/, 20 rounds, two runs): 1536x4096x8192 0.82x -> 0.93x
-# torch._scaled_mm, 2560x4096x8192 0.85x -> 0.93x; unsplit it runs 0-1.6% slower than the plain
+# torch._scaled_mm, 2560x4096x8192 0.85x -> 0.93x; unsplit it runs up to 3% slower than the plain
 # scale kernel, and split at 8192^3 and Llama-8B up (15 and 27 whole waves) it gained nothing.
 _SM90_FP8_SCALE_TS = dict(_SM90_FP8_SCALE, scheduler="tailsplit")
 # all: sm90 FP8 candidates (e4m3 -> bf16, x @ W.T) for benchmarks/tune.py --suite fp8: the other

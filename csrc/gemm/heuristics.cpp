@@ -191,7 +191,7 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
   // A tail-split kernel (the last wave's tiles split along K, csrc/gemm/tile_order.hpp) goes
   // before its role's other kernels where it splits the call (1536x4096x8192 FP8: 13-14% less
   // time than the same kernel unsplit, docs/results/h200-session17/) and after them where it
-  // does not (unsplit it ran 0-1.6% slower than the persistent kernel of its role).
+  // does not (unsplit it ran up to 3% slower than the persistent kernel of its role).
   int sched = k.scheduler == TileScheduler::StreamK ? 1 : 0;
   if (k.scheduler == TileScheduler::TailSplit) sched = tail_split_pays(g, k) ? -1 : 3;
   return r + sched + (k.epilogue == Epilogue::Fused ? 2 : 0) +

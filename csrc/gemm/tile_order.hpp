@@ -93,8 +93,8 @@ struct BandOrder {
 // on at most two k-ranges, and tiles that share an operand panel read the same k-slices of it at
 // about the same time, as in the whole-tile waves. A first version gave each cluster a
 // contiguous run of the split tiles' k-tiles instead (as stream-K does), so that every cluster
-// read the panels at its own k-offset; it gained 1-3% where this one gains 9-15%, and lost up to
-// 6% where this one does not split (docs/results/h200-session17/; the L2 not sharing the
+// read the panels at its own k-offset; it gained 3-7% where this one gains 10-15%, and lost up
+// to 6% where this one does not split (docs/results/h200-session17/; the L2 not sharing the
 // panels is our reading of that, not measured). The last range of a tile reduces it: it waits
 // for the earlier ranges' partial sums in the workspace, adds them in range order (the same
 // bits on every run), and runs the epilogue. Deadlock-free: a unit waits only for units of
