@@ -340,8 +340,9 @@ class TailSplitTileScheduler : public BandedTileScheduler {
   }
 
   // The item-th unit of this CTA: whole tiles (every grid-th cluster tile from its cluster's
-  // first, as BandedTileScheduler takes them), then the pieces of its cluster's run. Nothing is
-  // split where the launch grid is not the one the host planned for.
+  // first, as BandedTileScheduler takes them), then its cluster's units of the split tiles
+  // (TailSplit::piece). Nothing is split where the launch grid is not the one the host planned
+  // for.
   CUTLASS_DEVICE WorkTileInfo work(uint64_t item) const {
     WorkTileInfo w;
     const uint64_t linear = linear_idx_ + item * grid_size_;
