@@ -10,10 +10,10 @@ Marked gpu: skipped, with the reason, without a GPU."""
 import pytest
 import torch
 
-from blackwell_ops import _C
+from blackwell_ops import _C, gemm_axpby
 from helpers import (activation_tolerance, assert_close, fused_reference, gpu_arch, kernel_dtype,
                      kernel_params, kernel_tolerance, kernels_for_this_gpu, poison_next_alloc,
-                     rand_input, reference)
+                     rand_input, reference, scale_tensor, scaled_alpha)
 
 pytestmark = pytest.mark.gpu
 
@@ -166,3 +166,33 @@ def test_tail_split_computes_every_tile_once(kernel, shape, raster, monkeypatch)
     d3 = run(dict(sched, decomposition="data_parallel"))
     torch.cuda.synchronize()
     assert_close(d3, ref, tol, what + " data_parallel")
+
+
+_TS_E4M3 = [k for k in _sm90_persistent("scale", schedulers=("tail_split",))
+            if k["name"].startswith("sm90_e4m3_bf16_ak_bk_")]
+
+
+@pytest.mark.skipif(not _TS_E4M3, reason="no compiled sm90 e4m3 -> bf16 tail-split kernel here "
+                    "(or no H100/H200)")
+@pytest.mark.parametrize("m,n,k", [(1536, 4096, 8192), (2560, 4096, 8192)])
+def test_op_takes_the_tail_split_kernel_where_it_splits(m, n, k):
+    """The public op, not a kernel by name: an FP8 call without C whose last wave the plan splits
+    runs on the tail-split twin (the planner's rule, csrc/gemm/heuristics.cpp), with the scales,
+    against the fp64 reference, the same bits on a second call."""
+    kernel = _TS_E4M3[0]
+    whole, split_tiles, splits, _ = _split_plan(kernel, m, n, k, None)
+    if splits == 1:
+        pytest.skip(f"this GPU's SM count splits nothing at {m}x{n}x{k}")
+    g = torch.Generator(device="cuda").manual_seed(m + k)
+    a = rand_input((m, k), torch.float8_e4m3fn, "cuda", g)
+    b = rand_input((k, n), torch.float8_e4m3fn, "cuda", g, transposed=True)
+    sa, sb = scale_tensor(0.5), scale_tensor(1.5)
+    path = _C.explain(a, b, None, 1.0, 0.0, torch.bfloat16, sa, sb)
+    assert path.startswith("kernel: ") and "_ts_" in path, path
+    poison_next_alloc((m, n), torch.bfloat16, "cuda")
+    d1 = gemm_axpby(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+    what = f"op {m}x{n}x{k} (whole {whole}, {split_tiles} split {splits} ways): {path}"
+    assert_close(d1, reference(a, b, None, scaled_alpha(1.0, sa, sb)), kernel_tolerance(kernel), what)
+    poison_next_alloc((m, n), torch.bfloat16, "cuda")
+    d2 = gemm_axpby(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+    assert torch.equal(d1, d2), what + ": not the same bits on a second call"
