@@ -26,16 +26,15 @@ def test_worker(rank, store_path, out_dir):
 
 if __name__ == "__main__":
     n = int(sys.argv[1])
-    worker = test_worker
     fails = 0
     for i in range(n):
         tmp = tempfile.mkdtemp()
         t = time.time()
         try:
-            mp.spawn(worker, args=(os.path.join(tmp, "store"), tmp), nprocs=2, join=True)
+            mp.spawn(test_worker, args=(os.path.join(tmp, "store"), tmp), nprocs=2, join=True)
             ok = True
         except Exception as e:  # noqa: BLE001
             ok, fails = False, fails + 1
             print(f"run {i}: {e}; files written: {sorted(os.listdir(tmp))}", flush=True)
         print(f"run {i} {'ok' if ok else 'FAILED'} {time.time() - t:.1f} s", flush=True)
-    print(f"{worker.__name__}: {fails} of {n} runs failed", flush=True)
+    print(f"test_worker: {fails} of {n} runs failed", flush=True)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Session 20, call 1 (run94): compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on the
-# two FP8 tail-split scale kernels (session 17), at problems whose last wave the plan splits, and
-# their GPU tests. Builds those two kernels only.
+# FP8 tail-split scale kernels (session 17), at problems whose last wave the plan splits, and
+# their GPU tests. Builds those kernels only (the glob matches four: the two of the default set and
+# the e5m2 and e4m3 x e5m2 ones of `all`). The plan arithmetic in split_plan.py is
+# tests/test_gpu_tile_order.py's _split_plan, written out so the script runs on its own.
 set -uo pipefail
 T0=$(date +%s); el() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 python3 -m pip install -q --no-index --no-deps --upgrade --target /tmp/site .whl/*.whl
