@@ -12,6 +12,8 @@ instructions the kernel's config implies (DESIGN.md's evidence table):
          UTCATOMSWS.2CTA (2-CTA TMEM allocation), LDTM (tcgen05.ld), UGETNEXTWORKID (CLC
          persistent scheduler), UTMASTG; 1-SM kernels the same without .2CTA (multicast when the
          cluster is sized at run time or holds more than one CTA)
+         and the operand majorness the config names, read from the MMA's instruction descriptor
+         (idesc_majors(): the a/b major bits of the constants the MMAs take as idesc)
   both:  no local memory: no LDL/STL, and cuobjdump's resource usage says LOCAL:0 and STACK:0,
          except where spill_allowance() grants a measured exception
 """
@@ -92,6 +94,33 @@ def requirements(k: dict) -> dict[str, str]:
     return req
 
 
+# sm100 tcgen05.mma instruction descriptor (32 bits; PTX ISA, "Instruction descriptor"; CuTe's
+# UMMA::InstrDescriptor): bit 15 a MN-major, bit 16 b MN-major, bits 17-22 N / 8, bits 24-28 M / 16.
+_MMA = re.compile(r"\bUTC[HQI]MMA\S*\s[^;]*idesc\[(UR\d+)\]")
+_UMOV = re.compile(r"\bUMOV\s+(UR\d+),\s*(0x[0-9a-f]+)\s*;")
+
+
+def idesc_majors(sass: str, k: dict) -> tuple[bool, str]:
+    """Whether the sm100 MMAs read a and b in the majorness the config names: every constant moved
+    into a register that some UTC*MMA takes as its instruction descriptor, and whose M and N
+    fields are the kernel's MMA shape, must carry the config's a/b major bits (at least one).
+    UMMA reads 16-bit, tf32 and 8-bit operands either way; this shows which way was built."""
+    idesc_regs = set(_MMA.findall(sass))
+    m, n = k["tile"][0], k["tile"][1]
+    want = (int(k["a_major"] == "MN"), int(k["b_major"] == "MN"))
+    seen = set()
+    for reg, imm in _UMOV.findall(sass):
+        v = int(imm, 16)
+        if reg in idesc_regs and ((v >> 24) & 0x1F) << 4 == m and ((v >> 17) & 0x3F) << 3 == n:
+            seen.add(((v >> 15) & 1, (v >> 16) & 1))
+    label = "idesc(a,b major)=" + ",".join(
+        f"{'MN' if a else 'K'}/{'MN' if b else 'K'}" for a, b in sorted(seen))
+    if not seen:
+        return False, "idesc MISSING"
+    ok = seen == {want}
+    return ok, label + ("" if ok else " WRONG")
+
+
 def check_object(path: pathlib.Path, k: dict, cuobjdump: str) -> tuple[bool, str]:
     """(all features present and no local memory, one-line report)."""
     name = k["name"]
@@ -113,6 +142,10 @@ def check_object(path: pathlib.Path, k: dict, cuobjdump: str) -> tuple[bool, str
         n = len(re.findall(rx, sass))
         ok &= n > 0
         parts.append(f"{label}={n}" + ("" if n else " MISSING"))
+    if k["arch"] == 100:
+        majors_ok, label = idesc_majors(sass, k)
+        ok &= majors_ok
+        parts.append(label)
     allowed = spill_allowance(k)
     for label, rx in FORBIDDEN.items():
         n = len(re.findall(rx, sass))

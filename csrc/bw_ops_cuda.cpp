@@ -275,12 +275,14 @@ struct RoutedOperands {
   std::string copy_note;
 };
 
-// Routes one call; route_ab(a, b) plans it with the given operands. 8-bit and tf32 kernels read a
-// and b K-major only: sm_90a's wgmma has no transpose for these types (only 16-bit operands may
-// be MN-major in shared memory), and the default build holds the same layout for sm_100a. When
-// such a call finds no kernel and a or b is not K-major, it is planned again on K-major stand-ins
-// (fresh tensors: a row-major (M, K), b the transpose of a row-major (N, K)); only when that finds
-// a kernel, and only with `copy` (explain plans without), are the operands copied into them.
+// Routes one call; route_ab(a, b) plans it with the given operands. sm_90a's 8-bit and tf32
+// kernels read a and b K-major only: wgmma has no transpose for these types (only 16-bit
+// operands may be MN-major in shared memory). sm_100a's UMMA has one, and the build holds the
+// other layouts for some of these types' plain products (tools/generate_kernels.py,
+// _SM100_QUANT_LAYOUTS), not for the rest or the fused epilogue. When such a call finds no kernel
+// and a or b is not K-major, it is planned again on K-major stand-ins (fresh tensors: a row-major
+// (M, K), b the transpose of a row-major (N, K)); only when that finds a kernel, and only with
+// `copy` (explain plans without), are the operands copied into them.
 template <class RouteAB>
 Route route_operands(const at::Tensor& a, const at::Tensor& b, const char* op, bool copy,
                      RouteAB&& route_ab, RoutedOperands* used) {
@@ -298,9 +300,13 @@ Route route_operands(const at::Tensor& a, const at::Tensor& b, const char* op, b
   if (copy && copy_b) kb.copy_(b);
   used->a = ka;
   used->b = kb;
-  used->copy_note = std::string(op) + ": " + dtype_str(a.scalar_type()) +
-                    " kernels read a and b K-major only (sm_90a's WGMMA has no transpose for "
-                    "8-bit and tf32 operands); copied " +
+  const std::string why =
+      device_arch(a) == 90
+          ? " kernels read a and b K-major only (sm_90a's WGMMA has no transpose for 8-bit and "
+            "tf32 operands)"
+          : " kernels of this build read this call's a and b K-major only (sm_100a's UMMA reads "
+            "them MN-major too; python -m blackwell_ops.info lists the layouts built)";
+  used->copy_note = std::string(op) + ": " + dtype_str(a.scalar_type()) + why + "; copied " +
                     (copy_a ? (copy_b ? "a and b" : "a") : "b") +
                     " K-major for this call (an extra read and write). Pass a row-major a (M, K) "
                     "and b = W.t() of a row-major W (N, K) to avoid it. Shown once.";

@@ -54,6 +54,19 @@ def test_presets_nest_and_ci_has_both_archs():
         k.validate()
 
 
+def test_default_holds_every_layout_of_the_sm100_quant_families():
+    """sm100's UMMA reads 8-bit and tf32 operands MN-major: the default build holds the plain
+    product of the main 8-bit/tf32 types in all four layouts there, and on sm90 (wgmma: K-major
+    only) none but x @ W.T."""
+    default = generate_kernels.select("default", [90, 100])
+    for ab, b, cd in generate_kernels._SM100_QUANT_LAYOUTS:
+        for arch, layouts in ((100, {("k", "k"), ("k", "mn"), ("mn", "k"), ("mn", "mn")}),
+                              (90, {("k", "k")})):
+            have = {(k.a_major, k.b_major) for k in default if k.arch == arch and k.ab == ab
+                    and k.b == b and k.cd == cd and k.epilogue == "Axpby"}
+            assert have == layouts, (arch, ab, b, cd, have)
+
+
 def test_native_table_is_the_generator_table():
     names = [k["name"] for k in _C.kernel_table()]
     assert names == [k.name for k in generate_kernels.KERNELS]
@@ -109,6 +122,30 @@ def test_sass_requirements_name_the_mma_of_the_input_type(ab, sm90_mma, sm100_mm
     for arch, mma in ((90, sm90_mma), (100, sm100_mma)):
         k = next(k for k in table if k["arch"] == arch and k["ab"] == ab)
         assert mma in sass.requirements(k), (k["name"], sass.requirements(k))
+
+
+# Two sm100 MMAs as cuobjdump prints them, with their instruction descriptors (e4m3 -> fp32
+# accumulator, M 256, N 128; 0x10210010: b MN-major) and an unrelated constant in an idesc register.
+_SASS_IDESC = """
+        /*4440*/                   UMOV UR29, 0x10210010 ;
+        /*4450*/                   UMOV UR27, 0x10210010 ;
+        /*4460*/                   UMOV UR27, 0x40004040 ;
+        /*4a10*/                   UTCQMMA.2CTA gdesc[UR30], gdesc[UR32], tmem[UR8], tmem[UR28], idesc[UR29], UP2 ;
+        /*4a50*/                   UTCQMMA.2CTA gdesc[UR42], gdesc[UR44], tmem[UR8], tmem[UR26], idesc[UR27], UPT ;
+"""
+
+
+def test_sass_idesc_majors_read_the_instruction_descriptor():
+    k = dict(tile=[256, 128, 128], a_major="K", b_major="MN")
+    assert sass.idesc_majors(_SASS_IDESC, k) == (True, "idesc(a,b major)=K/MN")
+    ok, label = sass.idesc_majors(_SASS_IDESC, dict(k, b_major="K"))
+    assert not ok and "WRONG" in label
+    ok, label = sass.idesc_majors(_SASS_IDESC.replace("0x10210010", "0x10218010", 1), k)
+    assert not ok and "MN/MN" in label and "K/MN" in label  # one MMA reads a MN-major
+    ok, label = sass.idesc_majors(_SASS_IDESC, dict(k, tile=[128, 128, 128]))  # 1-SM M 128
+    assert not ok and "MISSING" in label
+    ok, label = sass.idesc_majors(_SASS_IDESC.replace("idesc[", "desc["), k)
+    assert not ok and "MISSING" in label
 
 
 def test_sass_check_can_fail(tmp_path):

@@ -60,12 +60,25 @@ def test_quant_types_plan_to_their_kernel(arch, ab, b, d, family):
     assert name is not None and name.startswith(f"sm{arch}_{family}_ak_bk_"), (name, why)
 
 
-def test_quant_types_have_no_mn_major_kernel():
-    """The op copies an MN-major 8-bit operand K-major instead (csrc/bw_ops_cuda.cpp)."""
-    problem = dict(ab="float8_e4m3fn", d="bfloat16", a_major="K", b_major="MN", m=256, n=256,
-                   k=256)
+QUANT_FAMILIES = [("float8_e4m3fn", None, "bfloat16", "e4m3_bf16"),
+                  ("float8_e5m2", "float8_e4m3fn", "bfloat16", "e5m2xe4m3_bf16"),
+                  ("int8", None, "int32", "s8_s32"), ("tf32", None, "float32", "tf32_f32")]
+
+
+@pytest.mark.parametrize("ab, b, d, family", QUANT_FAMILIES)
+@pytest.mark.parametrize("a_major, b_major", [("K", "MN"), ("MN", "K"), ("MN", "MN")])
+def test_quant_types_mn_major_only_on_sm100(ab, b, d, family, a_major, b_major):
+    """sm90's wgmma reads 8-bit and tf32 operands K-major only: no kernel, and the op copies the
+    operand K-major (csrc/bw_ops_cuda.cpp). sm100's UMMA reads them MN-major too: a kernel of
+    that exact layout, so the op copies nothing."""
+    problem = dict(ab=ab, d=d, a_major=a_major, b_major=b_major, m=256, n=256, k=256)
+    if b:
+        problem["b"] = b
     name, why = _C.plan(problem, 90, "all")
-    assert name is None and "no compiled sm_90a kernel for float8_e4m3fn -> bfloat16" in why
+    assert name is None and f"no compiled sm_90a kernel for {ab}" in why, (name, why)
+    name, why = _C.plan(problem, 100, "all")
+    layout = f"_a{a_major.lower()}_b{b_major.lower()}_"
+    assert name is not None and name.startswith(f"sm100_{family}{layout}"), (name, why)
 
 
 def test_int8_needs_int8_b():

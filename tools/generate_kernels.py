@@ -208,10 +208,10 @@ _SM90_CANDIDATES = [
 ]
 
 # 8-bit (FP8, INT8) and TF32 inputs (issue #9). A tile's K extent is one 128-byte swizzle row:
-# 128 elements of 8 bits, 32 of tf32. Only the nn.Linear layout x @ W.T (K-major a and b, also
-# what torch._scaled_mm and torch._int_mm take): sm90's wgmma reads these types K-major only, and
-# on sm100 (whose UMMA could read them MN-major) the default build keeps the same set, for build
-# time. The op copies other layouts K-major (one-time warning). Untuned: the 16-bit roles with K
+# 128 elements of 8 bits, 32 of tf32. On sm90 only the nn.Linear layout x @ W.T (K-major a and b,
+# also what torch._scaled_mm and torch._int_mm take): wgmma reads these types K-major only, and the
+# op copies other layouts K-major (one-time warning). sm100's UMMA reads them MN-major too: the
+# plain product there has every layout (_SM100_QUANT_LAYOUTS below). Untuned: the 16-bit roles with K
 # scaled to 128 bytes; plain products on the big tile, the fused epilogue on the mid tile
 # (ping-pong overlaps one warp group's epilogue with the other's MMA); sm90 FP8 below.
 # sm90 FP8 is the exception: an accurate FP8 GEMM promotes the wgmma accumulator into an fp32
@@ -305,6 +305,17 @@ _SM90_FP8_CANDIDATES = [
 ]
 
 
+# sm100 8-bit and tf32 kernels in the layouts other than x @ W.T, in the default build for the
+# types each training step of an FP8 / INT8 / TF32 layer meets: e4m3 -> bf16 (the forward, x @ W
+# for a row-major (K, N) W), e5m2 x e4m3 -> bf16 (FP8 training's input gradient dY @ W is
+# K-major x MN-major, its weight gradient dY.T @ X MN-major x MN-major), int8 -> int32 and
+# tf32 -> fp32. The other output types have them in `all` only, for build time (a default build
+# copies such calls' operands K-major, with the one-time warning). sm90's wgmma cannot read these
+# types MN-major, so there the copy is the hardware's rule.
+_SM100_QUANT_LAYOUTS = {("e4m3", "", "bf16"), ("e5m2", "e4m3", "bf16"), ("s8", "", "s32"),
+                        ("tf32", "", "f32")}
+
+
 def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
     out = []
     for ab, b, cd in dtype_triples:
@@ -315,6 +326,14 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         cfg = dict(big, tile=big["tile"][:2] + (tk,))
         p = "ci" if ci == (ab, b, cd) else preset
         out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p, **cfg))
+        if arch == 100:
+            # sm100's UMMA reads 8-bit and tf32 operands MN-major as well (the instruction
+            # descriptor's a/b major bits), so the plain product gets the other three layouts and
+            # the op copies nothing there (_SM100_QUANT_LAYOUTS)
+            lp = preset if (ab, b, cd) in _SM100_QUANT_LAYOUTS else "all"
+            out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major=am, b_major=bm,
+                           preset="ci" if (ci, am, bm) == ((ab, b, cd), "k", "mn") else lp, **cfg)
+                    for am, bm in _ALL_MAJORS[1:]]
         # sm90 FP8: the wide tile beside the 128x128 one, for problems of a wave or more: fused,
         # and plain for bf16 output (the other outputs keep 128x128 alone, for build time)
         wide = [_SM90_FP8_WIDE] if fp8_sm90 else []
@@ -349,7 +368,9 @@ _QUANT_ALL = [("e4m3", "e5m2", "bf16"), ("e5m2", "", "bf16"), ("s8", "", "f32"),
 KERNELS: list[Kernel] = [
     Kernel(arch=90, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="ci", **_SM90_BIG),
     Kernel(arch=100, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="ci", **_SM100_BIG),
-    # ci also holds e4m3 -> bf16 per arch (its SASS shows the FP8 MMA); default the rest of
+    # ci also holds e4m3 -> bf16 per arch (its SASS shows the FP8 MMA), on sm100 also in the
+    # x @ W layout (an MN-major 8-bit b: tools/check_sass.py reads the major bits of its MMA's
+    # instruction descriptor); default the rest of
     # _QUANT_DEFAULT, and the fused epilogue for e4m3 -> bf16 (every activation); all adds
     # _QUANT_ALL. Fused kernels for e4m3 -> bf16 only: gemm_fused with other 8-bit types runs
     # the composite.
