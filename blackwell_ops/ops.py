@@ -50,8 +50,10 @@ def gemm_axpby(a: Tensor, b: Tensor, c: Optional[Tensor] = None, alpha: float = 
 
     On CUDA, a compiled CUTLASS kernel runs when one fits (sm_90a on compute capability 9.0,
     sm_100a on 10.0; the input/output types and layouts of the build; 16-byte aligned pointers
-    and strides). 8-bit and tf32 kernels take K-major a and b (a row-major, b = W.t()); other
-    layouts are copied K-major first, with a one-time warning. Otherwise a correct composite
+    and strides). sm_90a 8-bit and tf32 kernels take K-major a and b (a row-major, b = W.t());
+    sm_100a ones every layout for e4m3 -> bf16, e5m2 x e4m3 -> bf16, int8 -> int32 and
+    tf32 -> fp32 (K-major only for the rest); other layouts are copied K-major first, with a
+    one-time warning. Otherwise a correct composite
     (cuBLAS) runs and a one-time warning names the reason. Differentiable in a, b and c (not in
     the scales).
     """
