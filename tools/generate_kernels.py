@@ -325,15 +325,15 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         tk = 32 if ab == "tf32" else 128
         cfg = dict(big, tile=big["tile"][:2] + (tk,))
         p = "ci" if ci == (ab, b, cd) else preset
-        out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p, **cfg))
-        if arch == 100:
-            # sm100's UMMA reads 8-bit and tf32 operands MN-major as well (the instruction
-            # descriptor's a/b major bits), so the plain product gets the other three layouts and
-            # the op copies nothing there (_SM100_QUANT_LAYOUTS)
-            lp = preset if (ab, b, cd) in _SM100_QUANT_LAYOUTS else "all"
-            out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major=am, b_major=bm,
-                           preset="ci" if (ci, am, bm) == ((ab, b, cd), "k", "mn") else lp, **cfg)
-                    for am, bm in _ALL_MAJORS[1:]]
+        # The plain product in x @ W.T, and on sm100, whose UMMA reads 8-bit and tf32 operands
+        # MN-major as well (the instruction descriptor's a/b major bits), in the other three
+        # layouts too, so the op copies nothing there (_SM100_QUANT_LAYOUTS; ci: x @ W)
+        other = preset if (ab, b, cd) in _SM100_QUANT_LAYOUTS else "all"
+        in_p = _ALL_MAJORS[:2] if p == "ci" else _ALL_MAJORS[:1]  # the layouts in preset p
+        for am, bm in _ALL_MAJORS if arch == 100 else _ALL_MAJORS[:1]:
+            lp = p if (am, bm) in in_p else other
+            out.append(Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major=am, b_major=bm, preset=lp,
+                              **cfg))
         # sm90 FP8: the wide tile beside the 128x128 one, for problems of a wave or more: fused,
         # and plain for bf16 output (the other outputs keep 128x128 alone, for build time)
         wide = [_SM90_FP8_WIDE] if fp8_sm90 else []
