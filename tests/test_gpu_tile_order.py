@@ -5,15 +5,16 @@ type, runs with swizzle 8 along both raster orders on a grid of 11 x 5 clusters 
 a last, partial band), batched and not, against the fp64 reference, with D poisoned beforehand; the
 fused kernels (full and lean) likewise, unbatched. The tail-split kernels (the last wave split
 along K, csrc/gemm/tile_order.hpp) on problems whose plan splits: every piece's partial sum
-reaches its tile once, bit for bit the same on every run.
+reaches its tile once, bit for bit the same on every run, after whole waves and below a wave;
+and the op's FP8 calls below a wave of deep tiles take a tail-split kernel.
 Marked gpu: skipped, with the reason, without a GPU."""
 import pytest
 import torch
 
 from blackwell_ops import _C, gemm_axpby
 from helpers import (activation_tolerance, assert_close, fused_reference, gpu_arch, kernel_dtype,
-                     kernel_params, kernel_tolerance, kernels_for_this_gpu, poison_next_alloc,
-                     rand_input, reference, scale_tensor, scaled_alpha)
+                     kernel_params, kernel_tolerance, kernels_for_this_gpu, out_tolerance,
+                     poison_next_alloc, rand_input, reference, scale_tensor, scaled_alpha)
 
 pytestmark = pytest.mark.gpu
 
@@ -95,9 +96,13 @@ def test_band_order_fused_kernels(kernel, raster):
 
 # (M, N, K, batch) for 128x256 tiles in 2x1 clusters (66 clusters on 132 SMs). 10 x 10 cluster
 # tiles: the 34 after the first wave split in 3 k-ranges. 11 x 7: 11 tiles after the first wave,
-# in 4 ranges. The same batched twice: 22 tiles after two waves, in 3 ranges. Last tiles partial
-# in M, N and K.
-_SPLIT_SHAPES = [(2544, 2544, 4032, None), (2800, 1776, 4000, None), (2800, 1776, 4000, 2)]
+# in 4 ranges. The same batched twice: 22 tiles after two waves, in 3 ranges. Then below a wave
+# (split-K over the idle clusters, the grid of all SMs): 100 x 4000 x 14000 is 16 cluster tiles
+# of 128x128 in 1x2 clusters (4 ranges of 110 k-tiles) and 8 of 128x256 in 2x1; 250 x 4000 x 14000
+# 32 of 128x128 in either cluster and 16 of 128x256; batched, 100 x 2000 x 8000 x 2 is 16 of
+# 128x128 in 1x2 clusters. Last tiles partial in M, N and K.
+_SPLIT_SHAPES = [(2544, 2544, 4032, None), (2800, 1776, 4000, None), (2800, 1776, 4000, 2),
+                 (100, 4000, 14000, None), (250, 4000, 14000, None), (100, 2000, 8000, 2)]
 
 
 def _split_plan(kernel, m, n, k, batch):
@@ -196,3 +201,37 @@ def test_op_takes_the_tail_split_kernel_where_it_splits(m, n, k):
     poison_next_alloc((m, n), torch.bfloat16, "cuda")
     d2 = gemm_axpby(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
     assert torch.equal(d1, d2), what + ": not the same bits on a second call"
+
+
+_TS_E4M3_AXPBY = {k["name"] for k in _sm90_persistent("axpby", schedulers=("tail_split",))
+                  if k["name"].startswith("sm90_e4m3_bf16_ak_bk_")}
+
+
+@pytest.mark.parametrize("m,n,k,cluster", [(16, 4096, 14336, "c1x2"), (128, 4096, 14336, "c1x2"),
+                                           (256, 4096, 14336, "c2x1")])
+@pytest.mark.parametrize("with_c", [False, True], ids=["no_c", "c"])
+def test_op_splits_deep_tiles_below_a_wave(m, n, k, cluster, with_c):
+    """The public op at small M (Llama-3 8B's down projection at decode and prefill sizes): few
+    deep 128x128 tiles, which the tail-split twin splits along K over the idle SMs
+    (csrc/gemm/heuristics.cpp), with the scales and C, against the fp64 reference, the same bits
+    on a second call."""
+    name = f"sm90_e4m3_bf16_ak_bk_128x128x128_{cluster}_coop_fp8overlap_ts_axpby"
+    if name not in _TS_E4M3_AXPBY:
+        pytest.skip(f"{name} is not compiled here (or no H100/H200)")
+    g = torch.Generator(device="cuda").manual_seed(m + k)
+    a = rand_input((m, k), torch.float8_e4m3fn, "cuda", g)
+    b = rand_input((k, n), torch.float8_e4m3fn, "cuda", g, transposed=True)
+    c = rand_input((m, n), torch.bfloat16, "cuda", g) if with_c else None
+    beta = -0.5 if with_c else 0.0
+    sa, sb = scale_tensor(0.5), scale_tensor(1.5)
+    path = _C.explain(a, b, c, 1.0, beta, torch.bfloat16, sa, sb)
+    assert path == f"kernel: {name}", path
+    ref = reference(a, b, c, scaled_alpha(1.0, sa, sb), beta)
+    outs = []
+    for _ in range(2):
+        poison_next_alloc((m, n), torch.bfloat16, "cuda")
+        outs.append(gemm_axpby(a, b, c, beta=beta, scale_a=sa, scale_b=sb,
+                               out_dtype=torch.bfloat16))
+    assert_close(outs[0], ref, out_tolerance(torch.float8_e4m3fn, torch.bfloat16),
+                 f"op {m}x{n}x{k}: {path}")
+    assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"

@@ -247,6 +247,9 @@ def test_sm90_band_order_is_a_permutation_in_bands(minor, major, limit):
     (96, 66, 64),      # 1536x4096x8192 on 128x256 FP8 tiles, cluster 2x1, 132 SMs: 1.45 waves
     (160, 66, 64),     # 2560x4096x8192: 2.42 waves
     (100, 66, 32), (67, 66, 64), (27, 7, 1000), (154, 66, 32), (77, 66, 32), (201, 66, 48),
+    # below a wave (split-K over the idle clusters): 16x4096x14336 and 256x4096x14336 on FP8
+    # 128x128 tiles (16 / 32 cluster tiles of 112 k-tiles), 40 tiles, one tile
+    (16, 66, 112), (32, 66, 112), (40, 66, 64), (1, 66, 64),
 ])
 def test_sm90_tail_split_covers_every_k_tile_once(tiles, clusters, k_tiles):
     # csrc/gemm/tile_order.hpp, TailSplit, run on the host: the first `whole` tiles (whole waves)
@@ -257,6 +260,7 @@ def test_sm90_tail_split_covers_every_k_tile_once(tiles, clusters, k_tiles):
     # slot, and each of smaller index (so no cluster waits for a unit it has not reached).
     whole, split_tiles, splits, runs = _C.sm90_tail_split(tiles, clusters, k_tiles)
     assert splits >= 2 and whole + split_tiles == tiles and whole % clusters == 0
+    assert whole == (tiles // clusters) * clusters  # every whole wave, and nothing else, whole
     assert 0 < split_tiles < clusters and len(runs) == clusters
     counts = [len(run) for run in runs]
     assert max(counts) - min(counts) <= 1 and sum(counts) == split_tiles * splits
@@ -293,11 +297,15 @@ def test_sm90_tail_split_only_where_it_pays():
     assert max(sum(e - b for _, b, e, *_ in run) for run in runs) == 32
     # 11 tiles after a wave: in 4 ranges (44 units, one round of 8 of 32 k-tiles).
     assert _C.sm90_tail_split(77, 66, 32)[:3] == (66, 11, 4)
+    # Below a wave: FP8 16x4096x14336 on 128x128 tiles, cluster 1x2 (16 cluster tiles of 112
+    # k-tiles) in 4 ranges, one round of 28 k-tiles on 64 of the 66 clusters.
+    assert _C.sm90_tail_split(16, 66, 112)[:3] == (0, 16, 4)
     # Nothing to split: whole waves, a single wave, short K, switched off, too little saved
-    # (4096^3 on 128x256: 256 tiles, 58 left after 3 waves), or more than 3 whole waves
-    # (8192^3: 1024 tiles, 15.52 waves; Llama-8B up 8192x14336x4096: 27.15 waves).
-    for args in [(660, 66, 64), (66, 66, 64), (40, 66, 64), (100, 66, 3), (77, 66, 8),
-                 (256, 66, 32), (1024, 66, 64), (1792, 66, 32)]:
+    # (4096^3 on 128x256: 256 tiles, 58 left after 3 waves; below a wave, 56 tiles of 32 k-tiles,
+    # FP8 16x14336x4096 on 128x128, whose halves would take two rounds), or more than 3 whole
+    # waves (8192^3: 1024 tiles, 15.52 waves; Llama-8B up 8192x14336x4096: 27.15 waves).
+    for args in [(660, 66, 64), (66, 66, 64), (56, 66, 32), (100, 66, 3), (77, 66, 8),
+                 (16, 66, 8), (256, 66, 32), (1024, 66, 64), (1792, 66, 32)]:
         assert _C.sm90_tail_split(*args)[1:3] == (0, 1), args
     assert _C.sm90_tail_split(96, 66, 64, False)[1:3] == (0, 1)
 
@@ -309,7 +317,7 @@ def test_sm100_keeps_cutlass_tile_order():
 
 
 _FP8_TILES = [(8192, 8192, 256), (8192, 4096, 256), (4096, 4096, 256), (1024, 2048, 128),
-              (128, 4096, 128), (65536, 128, 128)]
+              (512, 8192, 128), (65536, 128, 128)]
 
 
 @pytest.mark.parametrize("fused", [False, True], ids=["plain", "fused"])
@@ -354,6 +362,56 @@ def test_sm90_fp8_without_c_takes_the_tail_split_kernel_where_it_splits(m, n, k,
     whole, split_tiles, splits, _ = _C.sm90_tail_split(
         -(-m // 256) * -(-n // 256), 66, -(-k // 128))
     assert (splits > 1) == split
+
+
+_E4M3 = "sm90_e4m3_bf16_ak_bk_"
+
+
+@pytest.mark.parametrize("m,n,k,with_c,kernel", [
+    # M <= 64: the 64-row ping-pong tile (CUTLASS's FP8 mainloop), with C or without
+    (16, 14336, 4096, False, "64x128x128_c1x2_pingpong_axpby"),
+    (64, 14336, 4096, True, "64x128x128_c1x2_pingpong_axpby"),
+    # unless the 128x128 tile's tail-split twin splits the call (16 deep tiles, split-K)
+    (16, 4096, 14336, False, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
+    (64, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
+    # one row of 128-row tiles: the cluster along N
+    (128, 14336, 4096, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),
+    (128, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
+    # two rows and more: cluster 2x1 as before, its twin where that splits (32 cluster tiles)
+    (256, 14336, 4096, False, "128x128x128_c2x1_coop_fp8overlap_axpby"),
+    (256, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_ts_axpby"),
+    (512, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_axpby"),
+])
+def test_sm90_fp8_small_m(m, n, k, with_c, kernel):
+    # csrc/gemm/heuristics.cpp (FP8, small M; session 22's measurements in
+    # tools/generate_kernels.py, _SM90_FP8_SMALL_M).
+    name, why = plan(90, m=m, n=n, k=k, **_FP8, **(dict(c="bfloat16") if with_c else {}))
+    assert name == _E4M3 + kernel, (name, why)
+    if "_ts_" in kernel:
+        cm, cn = (1, 2) if "c1x2" in kernel else (2, 1)
+        tiles = -(-m // (128 * cm)) * -(-n // (128 * cn))
+        assert tiles < 66 and _C.sm90_tail_split(tiles, 66, -(-k // 128))[2] > 1
+
+
+def test_sm90_fp8_small_m_fused_takes_the_cluster_rule():
+    # The fused epilogue has no 64-row or tail-split kernels; the cluster rule holds where a
+    # kernel exists (`all`'s 1x2 fused candidate; the default set has 2x1 fused kernels only).
+    name, why = plan(90, m=16, n=4096, k=14336, **_FP8, activation="gelu_tanh")
+    assert name == _E4M3 + "128x128x128_c1x2_coop_fp8overlap_fused_gelu_tanh", (name, why)
+
+
+@pytest.mark.parametrize("m,n,k,kernel", [
+    (32, 14336, 4096, "64x128x128_c1x2_pingpong"),     # M <= 64
+    (128, 4096, 14336, "64x128x128_c1x2_pingpong"),    # under 3/4 of a wave of 128x128 tiles
+    (128, 14336, 4096, "128x128x128_c1x2_pingpong"),
+    (2048, 4096, 14336, "128x128x128_c1x2_pingpong"),
+    (8192, 8192, 8192, "128x256x128_c2x1_coop"),       # M and N >= 8192
+])
+@pytest.mark.parametrize("d,tag", [("int32", "s32"), ("bfloat16", "bf16")])
+def test_sm90_int8_takes_the_16bit_roles(m, n, k, kernel, d, tag):
+    # INT8 follows sm90_preference (csrc/gemm/heuristics.cpp) on its own tiles (K extent 128).
+    name, why = plan(90, m=m, n=n, k=k, ab="int8", d=d, a_major="K", b_major="K")
+    assert name == f"sm90_s8_{tag}_ak_bk_{kernel}_axpby", (name, why)
 
 
 def test_scale_kernels_are_only_for_calls_without_c():

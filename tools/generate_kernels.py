@@ -304,6 +304,31 @@ _SM90_FP8_CANDIDATES = [
     dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop_fastaccum"),
 ]
 
+# Small M on sm90 (session 22, docs/results/h200-session22/probe22_run98.txt: Llama-3 8B's MLP,
+# M = 16-2048, against torch._scaled_mm / torch._int_mm). The kernels above cluster two CTAs
+# along M, so at M <= 128 one CTA of each cluster had no rows: FP8 ran 0.52-0.70x _scaled_mm at
+# M <= 128 (16x14336x4096: 47.8 against 24.7 us) and INT8 on 128x256 tiles 0.49-0.67x _int_mm
+# at M = 32. Measured side by side (us, M = 16 / 64 / 128):
+#                                           up (N 14336, K 4096)   down (N 4096, K 14336)
+#   _scaled_mm                                24.7 / 26.2 / 25.8     27.1 / 25.4 / 27.6
+#   FP8 overlap 128x128, cluster 2x1          47.8 / 40.1 / 37.1     50.6 / 50.7 / 44.9
+#   FP8 overlap 128x128, cluster 1x2          31.6 / 30.7 / 26.9     43.0 / 43.1 / 43.7
+#   FP8 64x128 ping-pong (CUTLASS's mainloop) 28.4 / 27.1 / 32.3     41.3 / 41.3 / 42.5
+#   CUTLASS stream-K 128x128 1x2, split 2-4   37.0 / 36.8 / 34.0     38.8 / 38.8 / 37.1
+# So FP8 e4m3 -> bf16 gets the cluster along N for one row of 128-row tiles, the 64-row
+# ping-pong tile for M <= 64, and tail-split twins of both 128x128 tiles, whose scheduler below
+# a wave splits few deep tiles along K over the idle SMs (csrc/gemm/tile_order.hpp; the down
+# shape has 16 cluster tiles of 112 k-tiles). 128x128 ping-pong on FP8 spilled (892 bytes) and
+# ran 2-8x slower. INT8 takes the 16-bit roles (ping-pong 64x128 and 128x128, cluster 1x2; the
+# planner's sm90_preference): at M = 32-2048 they ran 0.94-1.83x _int_mm against 0.49-1.69x on
+# 128x256 alone.
+_SM90_FP8_ROW = dict(_SM90_FP8, cluster=(1, 2))
+_SM90_FP8_SMALL = dict(tile=(64, 128, 128), cluster=(1, 2), schedule="pingpong")
+_SM90_FP8_SMALL_M = [_SM90_FP8_ROW, _SM90_FP8_SMALL, dict(_SM90_FP8, scheduler="tailsplit"),
+                     dict(_SM90_FP8_ROW, scheduler="tailsplit")]
+# all: CUTLASS's stream-K scheduler (split-K per call) on the cooperative 128x128 tile, which lost
+# to the above at small M (the table's last row; INT8: 0.72-1.25x _int_mm).
+_SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop", scheduler="streamk")
 
 # sm100 8-bit and tf32 kernels in the layouts other than x @ W.T, in the default build for the
 # types each training step of an FP8 / INT8 / TF32 layer meets: e4m3 -> bf16 (the forward, x @ W
@@ -346,6 +371,16 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
             # with the tail-split scheduler (_SM90_FP8_SCALE_TS; in ci likewise)
             out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p,
                            epilogue="Scale", **cfg) for cfg in (_SM90_FP8_SCALE, _SM90_FP8_SCALE_TS)]
+        # sm90 small M (_SM90_FP8_SMALL_M above): FP8 e4m3 -> bf16 the cluster along N, the
+        # 64-row ping-pong tile and the tail-split twins of 128x128; INT8 the 16-bit roles' tiles
+        if arch == 90 and (ab, b, cd) == ("e4m3", "", "bf16"):
+            small = _SM90_FP8_SMALL_M
+        elif arch == 90 and ab == "s8":
+            small = [dict(c, tile=c["tile"][:2] + (tk,)) for c in (_SM90_SMALL, _SM90_MID)]
+        else:
+            small = []
+        out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset, **c)
+                for c in small]
         # Fused, and on sm90 FP8 also lean (no X/Y, so one more mainloop stage: epilogue.hpp)
         # for the calls without x and return_y; ci holds the lean gelu_tanh on the wide tile.
         epilogues = ["Fused", "FusedLean"] if fp8_sm90 else ["Fused"]
@@ -406,6 +441,8 @@ KERNELS: list[Kernel] = [
       for cfg in cfgs],
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all", **cfg)
       for cfg in _SM90_FP8_CANDIDATES],
+    *[Kernel(arch=90, ab=ab, cd=cd, a_major="k", b_major="k", preset="all", **_SM90_8BIT_STREAMK)
+      for ab, cd in (("e4m3", "bf16"), ("s8", "s32"))],
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all",
              epilogue="Fused", activation="gelu_tanh", **cfg)
       for cfg in _SM90_FP8_CANDIDATES if cfg["schedule"] != "coop_fastaccum"],

@@ -161,14 +161,25 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     // 0.895 ms at 8192^3 and 2-6% less at 4096^3 and the Llama-8B shapes (docs/results/
     // h200-session7/probe_tiles3.txt; before, 128x128 had been 1.4-1.8% faster). Below a wave
     // the smaller tile keeps more SMs busy (reasoned, not measured).
+    // Small M (session 22, docs/results/h200-session22/; tools/generate_kernels.py,
+    // _SM90_FP8_SMALL_M): one row of 128-row tiles (M <= 128) takes the cluster along N, since
+    // a cluster of two along M leaves one CTA without rows (Llama-8B up at M = 16-128: 31.6-26.9
+    // against 47.8-37.1 us); M <= 64 the 64x128 ping-pong tile on CUTLASS's FP8 mainloop, which
+    // promotes every 128 of K as ours does (28.4 / 27.1 us at M = 16 / 64); and either 128x128
+    // role its tail-split twin where that splits the call (below a wave: few deep tiles split
+    // along K over the idle SMs, e.g. 16x4096x14336).
     const int64_t sms = sm_count_of(g);
     // (N <= 128: a 256-wide tile would only add empty chunks of MMAs.)
     const bool wide = g.n > 128 && ceil_div(g.m, 128) * ceil_div(g.n, 256) * g.l >= sms;
-    if (k.schedule != Schedule::Sm90CooperativeFp8Overlap) {
+    const bool one_row = g.m <= 128, small = g.m <= 64;
+    if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64) {
+      r = small ? 1 : 30;
+    } else if (k.schedule != Schedule::Sm90CooperativeFp8Overlap) {
       r = 20;
     } else {
-      r = (k.tile_n == (wide ? 256 : 128) ? 0 : 10) +
-          (k.cluster_m == 2 && k.cluster_n == 1 ? 0 : 5);
+      const bool cluster_ok = one_row ? k.cluster_m == 1 && k.cluster_n == 2
+                                      : k.cluster_m == 2 && k.cluster_n == 1;
+      r = (k.tile_n == (wide ? 256 : 128) ? 0 : 10) + (cluster_ok ? 0 : 5) + (small ? 2 : 0);
     }
   } else if (device_arch == 90) {
     for (size_t i = 0; i < pref.size(); ++i) {
@@ -191,9 +202,10 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
   // A tail-split kernel (the last wave's tiles split along K, csrc/gemm/tile_order.hpp) goes
   // before its role's other kernels where it splits the call (1536x4096x8192 FP8: 13-14% less
   // time than the same kernel unsplit, docs/results/h200-session17/) and after them where it
-  // does not (unsplit it ran up to 3% slower than the persistent kernel of its role).
+  // does not (unsplit it ran up to 3% slower than the persistent kernel of its role). At FP8
+  // M <= 64 a splitting 128x128 twin also goes before the 64-row ping-pong tile (ranks 1 and 2).
   int sched = k.scheduler == TileScheduler::StreamK ? 1 : 0;
-  if (k.scheduler == TileScheduler::TailSplit) sched = tail_split_pays(g, k) ? -1 : 3;
+  if (k.scheduler == TileScheduler::TailSplit) sched = tail_split_pays(g, k) ? -2 : 3;
   return r + sched + (k.epilogue == Epilogue::Fused ? 2 : 0) +
          (k.epilogue == Epilogue::Axpby ? 1 : 0);
 }

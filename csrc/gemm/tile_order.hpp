@@ -127,7 +127,10 @@ struct TailSplit {
     s.clusters = clusters;
     s.k_tiles = k_tiles;
     s.whole = tiles;
-    if (!enable || clusters == 0 || tiles <= clusters) return s;
+    // Below a wave (tiles < clusters) every tile is "left over": with no whole waves the split
+    // is a split-K that spreads a few deep tiles over the idle clusters (e.g. FP8 decode,
+    // 16x4096x14336: 16 cluster tiles of 128x128 on 66 clusters, in 4 k-ranges).
+    if (!enable || clusters == 0 || tiles == 0) return s;
     const uint64_t rest = tiles % clusters;
     if (rest == 0 || tiles / clusters > kMaxWholeWaves) return s;
     uint32_t best = 1;

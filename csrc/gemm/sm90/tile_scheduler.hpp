@@ -171,17 +171,15 @@ class TailSplitTileScheduler : public BandedTileScheduler {
   };
 
   // The split for this problem and launch grid (the same on every host path: workspace size,
-  // workspace initialisation, kernel Params).
+  // workspace initialisation, kernel Params). The grid is the persistent one of all SMs, not
+  // cut to the problem's tiles: below a wave the split fills the idle SMs (get_grid_shape).
   template <class ProblemShape>
   static TailSplit plan(ProblemShape problem_shape, cutlass::KernelHardwareInfo const& hw_info,
                         Arguments const& arguments, Base::Params& p) {
     auto shape_mnkl = cute::append<4>(problem_shape, 1);
     const dim3 blocks = get_tiled_cta_shape_mnl(shape_mnkl, TileShape{}, ClusterShape{});
     init(p, blocks, ClusterShape{}, hw_info, arguments);
-    const dim3 grid = Base::Params::get_grid_shape(
-        blocks, cutlass::gemm::to_gemm_coord(ClusterShape{}), hw_info, 1,
-        p.raster_order_ == RasterOrder::AlongN ? RasterOrderOptions::AlongN
-                                               : RasterOrderOptions::AlongM);
+    const dim3 grid = grid_of(blocks, hw_info, p, /*whole_device=*/true);
     const uint32_t grid_ctas = grid.x * grid.y * grid.z;
     const auto k_tiles = static_cast<uint32_t>(
         (cute::get<2>(shape_mnkl) + cute::size<2>(TileShape{}) - 1) / cute::size<2>(TileShape{}));
@@ -228,6 +226,17 @@ class TailSplitTileScheduler : public BandedTileScheduler {
     p.flags_bytes = static_cast<uint32_t>(flags_bytes(p.split));
     p.workspace = workspace;
     return p;
+  }
+
+  // The launch grid (CUTLASS's kernels ask the scheduler): the base's, cut to the problem's
+  // tiles, unless the plan splits, which deals its units over the grid of all SMs it planned for.
+  template <class ProblemShapeMNK, class BlockShape, class ClusterShapeT>
+  static dim3 get_grid_shape(Params const& params, ProblemShapeMNK problem_shape_mnk, BlockShape,
+                             ClusterShapeT, cutlass::KernelHardwareInfo hw_info,
+                             Arguments = Arguments{}, bool = true) {
+    auto shape_mnkl = cute::append<4>(problem_shape_mnk, cute::Int<1>{});
+    const dim3 blocks = get_tiled_cta_shape_mnl(shape_mnkl, TileShape{}, ClusterShape{});
+    return grid_of(blocks, hw_info, params, params.split.active());
   }
 
   CUTLASS_HOST_DEVICE TailSplitTileScheduler() {}
@@ -326,6 +335,17 @@ class TailSplitTileScheduler : public BandedTileScheduler {
 
  private:
   static constexpr uint32_t kMaxWarpGroups = 2;  // the reserved stream-K named barriers: 2
+
+  // CUTLASS's persistent grid for the unswizzled tile grid `blocks` in p's raster order; all of
+  // the device's SMs (in clusters) with whole_device, else no more CTAs than tiles.
+  static dim3 grid_of(dim3 blocks, cutlass::KernelHardwareInfo const& hw_info,
+                      Base::Params const& p, bool whole_device) {
+    return Base::Params::get_grid_shape(
+        blocks, cutlass::gemm::to_gemm_coord(ClusterShape{}), hw_info, 1,
+        p.raster_order_ == RasterOrder::AlongN ? RasterOrderOptions::AlongN
+                                               : RasterOrderOptions::AlongM,
+        /*truncate_by_problem_size=*/!whole_device);
+  }
 
   static size_t flags_bytes(TailSplit const& split) {
     const size_t bytes = size_t{split.partial_slots()} * kCtas * kMaxWarpGroups * sizeof(int);
