@@ -4,7 +4,8 @@ A layout names the unit-stride dimension of a and of b, as `python -m blackwell_
 "kk" = a row-major (M, K) and b = W.T (K-major), the nn.Linear forward x @ W.T; "kn" = contiguous
 a @ contiguous b; "mk" and "mn" have a column-major a (a = X.T), as in a weight gradient.
 
-The quantized-input suites (issue #9: `fp8`, `int8`, `tf32`, and `quant`, the three together) are
+The quantized-input suites (issue #9: `fp8`, `int8`, `tf32`, and `quant`, the three together;
+`quant_small_m`, FP8 and INT8 at decode and prefill-chunk sizes) are
 GPU-only: FP8 and INT8 inputs with per-tensor float32 scales where `scaled` is set, and fp32 inputs
 on the TF32 tensor cores (`tf32`: torch.backends.cuda.matmul.allow_tf32 on for the case). Their
 peers are PyTorch's own offers (torch._scaled_mm, torch._int_mm, cuBLAS TF32); `target` is the
@@ -174,6 +175,19 @@ INT8 = (
     + [Case("int8.scaled.llama8b.up", *_UP, dtype="int8", out_dtype="bfloat16", with_c=False,
             beta=0.0, scaled=True)]
 )
+# Small M (session 22): Llama-3 8B's MLP at decode and prefill-chunk token counts, FP8 e4m3 ->
+# bf16 with scales (with C at M = 16 too) against torch._scaled_mm, and INT8 -> int32 against
+# torch._int_mm (which needs M > 16). Memory-bound below a few hundred rows: the weight (58.7 MB)
+# is read once.
+_SMALL_M = [(m, n, k) for m in (16, 64, 128, 256, 1024) for n, k in (_UP[1:], _DOWN[1:])]
+QUANT_SMALL_M = (
+    _cases("fp8.small_m", _SMALL_M, with_c=False, beta=0.0, **_FP8)
+    + _cases("fp8+c.small_m", [(16, *_UP[1:]), (16, *_DOWN[1:])], beta=1.0, **_FP8)
+    + _cases("int8.small_m", [(m, n, k) for m in (32, 128, 512, 2048)
+                              for n, k in (_UP[1:], _DOWN[1:])],
+             dtype="int8", out_dtype="int32", with_c=False, beta=0.0)
+)
+
 # fp32 inputs on the TF32 tensor cores vs cuBLAS TF32 (torch.mm / torch.addmm), and compile.
 TF32 = (_cases("tf32", [(4096, 4096, 4096), (8192, 8192, 8192)], dtype="float32", with_c=False,
                beta=0.0, tf32=True)
@@ -224,4 +238,4 @@ SUITES["all"] = list(dict.fromkeys(c for name, s in SUITES.items() if name not i
 # Added after "all", which keeps its meaning from before issue #9 (16-bit inputs): these need the
 # quantized kernels and a GPU of compute capability 8.9 or newer for the peers.
 SUITES.update({"fp8": FP8, "int8": INT8, "tf32": TF32, "quant": FP8 + INT8 + TF32,
-               "unaligned": UNALIGNED})
+               "unaligned": UNALIGNED, "quant_small_m": QUANT_SMALL_M})

@@ -59,8 +59,15 @@ def spill_allowance(k: dict) -> int:
     2026-11-30, one store and one load per group of two k-tiles and some per output tile (the
     fused ones' epilogue too), none between the MMA batches. Measured on the H200 side by side,
     the fused 128x256 kernel is 8-16% faster than the spill-free 128x128 one all the same
-    (docs/results/h200-session5/probe_tiles2.txt: 0.998 against 1.160 ms at 8192^3)."""
-    if k["arch"] == 90 and k["schedule"] == "sm90_cooperative_fp8overlap" and k["tile"][1] == 256:
+    (docs/results/h200-session5/probe_tiles2.txt: 0.998 against 1.160 ms at 8192^3).
+    The 128x128 ones (the same 192 registers: the sum and two 128-column chunks) spill likewise
+    once the tail-split scheduler's state and fixup join them: in the SASS of 2026-12-03 one
+    4-byte reload (LDL R226, [R1]) per k-tile beside its 4 QGMMAs, the rest around the tile.
+    Where the planner takes them (calls they split) they ran 15-30% faster than the spill-free
+    kernel of their role (docs/results/h200-session22/probe22_run99.txt; 16x4096x14336 36.5 against
+    43.1 us); unsplit, 2-3% slower, where the planner does not take them."""
+    if (k["arch"] == 90 and k["schedule"] == "sm90_cooperative_fp8overlap"
+            and (k["tile"][1] == 256 or k["scheduler"] == "tail_split")):
         return 32
     return 0
 

@@ -168,15 +168,20 @@ def test_run_kernel_refuses_bad_requests():
         _C.run_kernel(a, a, None, 1.0, 0.0, None, "sm90_no_such_kernel", False)
 
 
-def test_spill_allowance_only_for_the_wide_fp8_overlap_kernels():
-    # blackwell_ops/sass.py: the 128x256 FP8 overlap kernels may keep a few scalars in local
-    # memory (measured, documented); every other kernel must have none.
-    wide = dict(arch=90, schedule="sm90_cooperative_fp8overlap", tile=(128, 256, 128))
+def test_spill_allowance_only_for_the_wide_or_tail_split_fp8_overlap_kernels():
+    # blackwell_ops/sass.py: the 128x256 FP8 overlap kernels, and the 128x128 ones with the
+    # tail-split scheduler, may keep a few scalars in local memory (measured, documented); every
+    # other kernel must have none.
+    wide = dict(arch=90, schedule="sm90_cooperative_fp8overlap", tile=(128, 256, 128),
+                scheduler="persistent")
     assert sass.spill_allowance(wide) == 32
     assert sass.spill_allowance(dict(wide, tile=(128, 128, 128))) == 0
+    assert sass.spill_allowance(dict(wide, tile=(128, 128, 128), scheduler="tail_split")) == 32
     assert sass.spill_allowance(dict(wide, schedule="sm90_cooperative")) == 0
+    assert sass.spill_allowance(dict(wide, schedule="sm90_cooperative", scheduler="tail_split")) == 0
     assert sass.spill_allowance(dict(wide, arch=100, schedule="sm100_2sm")) == 0
     # ... and the kernel table names those kernels so that the allowance reaches them
-    wide_fp8 = [k for k in _C.kernel_table()
-                if k["schedule"] == "sm90_cooperative_fp8overlap" and k["tile"][1] == 256]
-    assert wide_fp8 and all(sass.spill_allowance(k) == 32 for k in wide_fp8)
+    allowed = [k for k in _C.kernel_table() if k["schedule"] == "sm90_cooperative_fp8overlap"
+               and (k["tile"][1] == 256 or k["scheduler"] == "tail_split")]
+    assert any(k["tile"][1] == 128 for k in allowed)
+    assert allowed and all(sass.spill_allowance(k) == 32 for k in allowed)
