@@ -295,8 +295,10 @@ _SM90_FP8_SCALE_TS = dict(_SM90_FP8_SCALE, scheduler="tailsplit")
 # cluster orientation, CUTLASS's accurate mainloop for comparison, and CUTLASS's FastAccum (no
 # promotion; torch._scaled_mm's use_fast_accum=True), which the planner never picks (it is less
 # accurate than the ops promise) but tune.py measures against _scaled_mm's own fast mode.
+# The 128x128 overlap tile with its cluster along N (one row of tiles: the small-M set below).
+_SM90_FP8_ROW = dict(_SM90_FP8, cluster=(1, 2))
 _SM90_FP8_CANDIDATES = [
-    dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop_fp8overlap"),
+    _SM90_FP8_ROW,
     dict(tile=(128, 256, 128), cluster=(2, 1), schedule="coop_fp8overlap"),
     dict(tile=(128, 128, 128), cluster=(2, 1), schedule="coop"),
     dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop"),
@@ -322,7 +324,6 @@ _SM90_FP8_CANDIDATES = [
 # ran 2-8x slower. INT8 takes the 16-bit roles (ping-pong 64x128 and 128x128, cluster 1x2; the
 # planner's sm90_preference): at M = 32-2048 they ran 0.94-1.83x _int_mm against 0.49-1.69x on
 # 128x256 alone.
-_SM90_FP8_ROW = dict(_SM90_FP8, cluster=(1, 2))
 _SM90_FP8_SMALL = dict(tile=(64, 128, 128), cluster=(1, 2), schedule="pingpong")
 _SM90_FP8_SMALL_M = [_SM90_FP8_ROW, _SM90_FP8_SMALL, dict(_SM90_FP8, scheduler="tailsplit"),
                      dict(_SM90_FP8_ROW, scheduler="tailsplit")]
@@ -341,6 +342,11 @@ _SM100_QUANT_LAYOUTS = {("e4m3", "", "bf16"), ("e5m2", "e4m3", "bf16"), ("s8", "
                         ("tf32", "", "f32")}
 
 
+def _with_k(cfg, tk):
+    """cfg with its tile's K extent set to tk (one 128-byte swizzle row of the input type)."""
+    return dict(cfg, tile=cfg["tile"][:2] + (tk,))
+
+
 def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
     out = []
     for ab, b, cd in dtype_triples:
@@ -348,7 +354,7 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         big = dict(_SM90_FP8 if fp8_sm90 else {90: _SM90_BIG, 100: _SM100_BIG}[arch])
         mid = dict(_SM90_FP8 if fp8_sm90 else {90: _SM90_MID, 100: _SM100_BIG}[arch])
         tk = 32 if ab == "tf32" else 128
-        cfg = dict(big, tile=big["tile"][:2] + (tk,))
+        cfg = _with_k(big, tk)
         p = "ci" if ci == (ab, b, cd) else preset
         # The plain product in x @ W.T, and on sm100, whose UMMA reads 8-bit and tf32 operands
         # MN-major as well (the instruction descriptor's a/b major bits), in the other three
@@ -376,7 +382,7 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         if arch == 90 and (ab, b, cd) == ("e4m3", "", "bf16"):
             small = _SM90_FP8_SMALL_M
         elif arch == 90 and ab == "s8":
-            small = [dict(c, tile=c["tile"][:2] + (tk,)) for c in (_SM90_SMALL, _SM90_MID)]
+            small = [_with_k(c, tk) for c in (_SM90_SMALL, _SM90_MID)]
         else:
             small = []
         out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset, **c)
@@ -385,7 +391,7 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
         # for the calls without x and return_y; ci holds the lean gelu_tanh on the wide tile.
         epilogues = ["Fused", "FusedLean"] if fp8_sm90 else ["Fused"]
         for act in fused_acts if (ab, b, cd) == ("e4m3", "", "bf16") else ():
-            for fcfg in [dict(mid, tile=mid["tile"][:2] + (tk,)), *wide]:
+            for fcfg in [_with_k(mid, tk), *wide]:
                 for epi in epilogues:
                     p = ("ci" if ci == (ab, b, cd) and (epi, act, fcfg) ==
                          ("FusedLean", "gelu_tanh", _SM90_FP8_WIDE) else preset)
