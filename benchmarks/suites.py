@@ -178,8 +178,8 @@ INT8 = (
 # Small M (session 22): Llama-3 8B's MLP at decode and prefill-chunk token counts, FP8 e4m3 ->
 # bf16 with scales (with C at M = 16 too) against torch._scaled_mm, and INT8 -> int32 against
 # torch._int_mm (which needs M > 16). Memory-bound below a few hundred rows: the weight (58.7 MB)
-# is read once.
-_SMALL_M = [(m, n, k) for m in (16, 64, 128, 256, 1024) for n, k in (_UP[1:], _DOWN[1:])]
+# is read once. Session 23 added M = 1 and 32 (the swapped kernels' token tiles 16 and 32).
+_SMALL_M = [(m, n, k) for m in (1, 16, 32, 64, 128, 256, 1024) for n, k in (_UP[1:], _DOWN[1:])]
 QUANT_SMALL_M = (
     _cases("fp8.small_m", _SMALL_M, with_c=False, beta=0.0, **_FP8)
     + _cases("fp8+c.small_m", [(16, *_UP[1:]), (16, *_DOWN[1:])], beta=1.0, **_FP8)

@@ -33,6 +33,7 @@ py::dict config_dict(const KernelConfig& k) {
   d["epilogue"] = epilogue_name(k.epilogue);
   d["activation"] = activation_name(k.activation);
   d["presets"] = k.presets;
+  d["swap_ab"] = k.swap_ab;
   return d;
 }
 

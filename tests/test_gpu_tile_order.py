@@ -207,12 +207,13 @@ _TS_E4M3_AXPBY = {k["name"] for k in _sm90_persistent("axpby", schedulers=("tail
                   if k["name"].startswith("sm90_e4m3_bf16_ak_bk_")}
 
 
-@pytest.mark.parametrize("m,n,k,cluster", [(16, 4096, 14336, "c1x2"), (128, 4096, 14336, "c1x2"),
+@pytest.mark.parametrize("m,n,k,cluster", [(100, 4096, 14336, "c1x2"), (128, 4096, 14336, "c1x2"),
                                            (256, 4096, 14336, "c2x1")])
 @pytest.mark.parametrize("with_c", [False, True], ids=["no_c", "c"])
 def test_op_splits_deep_tiles_below_a_wave(m, n, k, cluster, with_c):
-    """The public op at small M (Llama-3 8B's down projection at decode and prefill sizes): few
-    deep 128x128 tiles, which the tail-split twin splits along K over the idle SMs
+    """The public op at small M (Llama-3 8B's down projection at prefill sizes; M <= 64 takes
+    a swapped kernel, tests/test_gpu_swap.py): few deep 128x128 tiles, which the tail-split twin
+    splits along K over the idle SMs
     (csrc/gemm/heuristics.cpp), with the scales and C, against the fp64 reference, the same bits
     on a second call."""
     name = f"sm90_e4m3_bf16_ak_bk_128x128x128_{cluster}_coop_fp8overlap_ts_axpby"

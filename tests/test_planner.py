@@ -368,12 +368,16 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
 
 
 @pytest.mark.parametrize("m,n,k,with_c,kernel", [
-    # M <= 64: the 64-row ping-pong tile (CUTLASS's FP8 mainloop), with C or without
-    (16, 14336, 4096, False, "64x128x128_c1x2_pingpong_axpby"),
-    (64, 14336, 4096, True, "64x128x128_c1x2_pingpong_axpby"),
-    # unless the 128x128 tile's tail-split twin splits the call (16 deep tiles, split-K)
-    (16, 4096, 14336, False, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
-    (64, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
+    # M <= 64: the smallest swapped tile (D^T = B^T A^T) holding the call's rows, with C or
+    # without, split along K below a wave where its tail-split plan splits (the down shapes)
+    (1, 14336, 4096, False, "16x128x128_c1x1_coop_ts_swapab_axpby"),
+    (16, 14336, 4096, False, "16x128x128_c1x1_coop_ts_swapab_axpby"),
+    (17, 4096, 14336, True, "32x128x128_c1x1_coop_ts_swapab_axpby"),
+    (32, 14336, 4096, True, "32x128x128_c1x1_coop_ts_swapab_axpby"),
+    (33, 14336, 4096, False, "64x128x128_c1x1_coop_ts_swapab_axpby"),
+    (64, 14336, 4096, True, "64x128x128_c1x1_coop_ts_swapab_axpby"),
+    (16, 4096, 14336, False, "16x128x128_c1x1_coop_ts_swapab_axpby"),
+    (64, 4096, 14336, True, "64x128x128_c1x1_coop_ts_swapab_axpby"),
     # one row of 128-row tiles: the cluster along N
     (128, 14336, 4096, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),
     (128, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
@@ -387,7 +391,10 @@ def test_sm90_fp8_small_m(m, n, k, with_c, kernel):
     # tools/generate_kernels.py, _SM90_FP8_SMALL_M).
     name, why = plan(90, m=m, n=n, k=k, **_FP8, **(dict(c="bfloat16") if with_c else {}))
     assert name == _E4M3 + kernel, (name, why)
-    if "_ts_" in kernel:
+    if "_swapab_" in kernel:  # the down shapes split, the up ones not (132 clusters of one CTA)
+        tiles = -(-m // int(kernel.split("x")[0])) * -(-n // 128)
+        assert (_C.sm90_tail_split(tiles, 132, -(-k // 128))[2] > 1) == (k > n)
+    elif "_ts_" in kernel:
         cm, cn = (1, 2) if "c1x2" in kernel else (2, 1)
         tiles = -(-m // (128 * cm)) * -(-n // (128 * cn))
         assert tiles < 66 and _C.sm90_tail_split(tiles, 66, -(-k // 128))[2] > 1

@@ -99,6 +99,9 @@ class Kernel:
     b: str = ""                     # B element type when it differs from A's (mixed FP8)
     epi_tile: tuple[int, ...] = ()  # sm90 axpby/scale: the epilogue subtile (M, N); () CUTLASS's
                                     # automatic choice (128x32 on cooperative 128x256 tiles)
+    swap_ab: bool = False           # sm90 axpby: CUTLASS computes D^T = B^T A^T (the call's M is
+                                    # the MMA's N); tile and cluster in the call's terms
+                                    # (csrc/gemm/types.hpp, KernelConfig::swap_ab)
 
     @property
     def b_type(self) -> str:
@@ -113,8 +116,9 @@ class Kernel:
                "FusedLean": f"lean_{self.activation}"}[self.epilogue]
         ab = self.ab if self.b_type == self.ab else f"{self.ab}x{self.b_type}"
         et = "_e%dx%d" % self.epi_tile if self.epi_tile else ""
+        sw = "_swapab" if self.swap_ab else ""
         return (f"sm{self.arch}_{ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
-                f"_{t}_c{c}_{self.schedule}{sk}_{epi}{et}")
+                f"_{t}_c{c}_{self.schedule}{sk}{sw}_{epi}{et}")
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -158,6 +162,13 @@ class Kernel:
                 f"{self.name}: the fused trees take CUTLASS's automatic epilogue tile"
         if self.scheduler == "streamk":
             assert self.schedule == "coop", f"{self.name}: CUTLASS's stream-K is sm90 cooperative only"
+        if self.swap_ab:
+            # CUTLASS's tile is (tile[1], tile[0]): the cooperative schedule's two warp groups
+            # split its M, 128 rows; the call's M (the MMA's N) takes 8-256 in steps of 8.
+            assert (self.arch == 90 and self.epilogue in PLAIN_EPILOGUES and not self.epi_tile
+                    and self.schedule == "coop" and self.tile[1] == 128
+                    and self.tile[0] % 8 == 0 and self.tile[0] <= 256), \
+                f"{self.name}: a swapped kernel is sm90 cooperative, 128 wide, plain epilogue"
         if self.scheduler == "tailsplit":
             # fixup() runs in CUTLASS's cooperative kernel (the ping-pong one never calls it)
             assert self.schedule in ("coop", "coop_fp8overlap"), \
@@ -317,19 +328,43 @@ _SM90_FP8_CANDIDATES = [
 #   FP8 overlap 128x128, cluster 1x2          31.6 / 30.7 / 26.9     43.0 / 43.1 / 43.7
 #   FP8 64x128 ping-pong (CUTLASS's mainloop) 28.4 / 27.1 / 32.3     41.3 / 41.3 / 42.5
 #   CUTLASS stream-K 128x128 1x2, split 2-4   37.0 / 36.8 / 34.0     38.8 / 38.8 / 37.1
-# So FP8 e4m3 -> bf16 gets the cluster along N for one row of 128-row tiles, the 64-row
+# So FP8 e4m3 -> bf16 got the cluster along N for one row of 128-row tiles, the 64-row
 # ping-pong tile for M <= 64, and tail-split twins of both 128x128 tiles, whose scheduler below
 # a wave splits few deep tiles along K over the idle SMs (csrc/gemm/tile_order.hpp; the down
 # shape has 16 cluster tiles of 112 k-tiles). 128x128 ping-pong on FP8 spilled (892 bytes) and
 # ran 2-8x slower. INT8 takes the 16-bit roles (ping-pong 64x128 and 128x128, cluster 1x2; the
 # planner's sm90_preference): at M = 32-2048 they ran 0.94-1.83x _int_mm against 0.49-1.69x on
 # 128x256 alone.
+# Session 23 (docs/results/h200-session23/: profile_run102.txt, ncu_run102.csv, time_run103.txt)
+# found why decode stayed behind: cuBLAS runs it swapped (nvjet_sm90_qqtst_64x16_..._TNT at
+# 16 tokens: D^T = B^T A^T, the tokens on the MMA's N, which wgmma sizes in steps of 8), while a
+# 64-row tile computes 4x the MMAs at 16 tokens, 128 rows 8x (the 128x128 tile below a wave is
+# MMA-bound there: 16 us of wgmma per SM at 16x4096x14336). Swapped kernels (KernelConfig::
+# swap_ab; cooperative, 128 weights x T tokens on CUTLASS's FP8 mainloop, the tail-split
+# scheduler splitting the deep shapes below a wave) took decode to (us, M = 1 / 16 / 32 / 64):
+#                                           up (N 14336, K 4096)       down (N 4096, K 14336)
+#   _scaled_mm                                24.3 / 24.5 / 24.6 / 25.5  26.6 / 26.3 / 25.2 / 25.8
+#   before: the planner's kernel              29.0 / 28.3 / 28.4 / 26.4  38.0 / 37.1 / 37.2 / 37.2
+#   swapped, tokens 16 (tail-split)           25.5 / 26.0                29.6 / 29.2
+#   swapped, tokens 32 (tail-split)           25.8 / 26.1 / 26.2         30.2 / 29.7 / 30.1
+#   swapped, tokens 64 (tail-split)           27.4 / 26.6 / 26.5 / 26.3  31.1 / 30.7 / 31.0 / 31.2
+# Dropped after the same run: the 16-token tile with a 1x2 cluster (equal: 26.0 / 29.2 us at
+# M = 16) and without the tail split (25.7 / 29.1 us, within noise, and one kernel for both
+# shapes is less to build); the 64x128 ping-pong moves to `all` (the swapped tiles take every
+# e4m3 -> bf16 call of M <= 64). The 64x64 ping-pong ran 30.6 us at 64 and 128 x 4096 x 14336
+# (sw64 31.2, the planner's 128x128 twin 33.4 at M = 128): in `all`, a lead for M = 65-128.
 _SM90_FP8_SMALL = dict(tile=(64, 128, 128), cluster=(1, 2), schedule="pingpong")
-_SM90_FP8_SMALL_M = [_SM90_FP8_ROW, _SM90_FP8_SMALL, dict(_SM90_FP8, scheduler="tailsplit"),
+_SM90_FP8_SWAP = [dict(tile=(t, 128, 128), cluster=(1, 1), schedule="coop", scheduler="tailsplit",
+                       swap_ab=True) for t in (16, 32, 64)]
+_SM90_FP8_SMALL_M = [_SM90_FP8_ROW, *_SM90_FP8_SWAP, dict(_SM90_FP8, scheduler="tailsplit"),
                      dict(_SM90_FP8_ROW, scheduler="tailsplit")]
 # all: CUTLASS's stream-K scheduler (split-K per call) on the cooperative 128x128 tile, which lost
-# to the above at small M (the table's last row; INT8: 0.72-1.25x _int_mm).
+# to the above at small M (session 22's table, last row; INT8: 0.72-1.25x _int_mm).
 _SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop", scheduler="streamk")
+# all: the 64-row FP8 ping-pong tiles: session 22's default for M <= 64, and session 23's
+# candidates without a cluster (64x128, 64x64).
+_SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1, 1)),
+                              dict(_SM90_FP8_SMALL, tile=(64, 64, 128), cluster=(1, 1))]
 
 # sm100 8-bit and tf32 kernels in the layouts other than x @ W.T, in the default build for the
 # types each training step of an FP8 / INT8 / TF32 layer meets: e4m3 -> bf16 (the forward, x @ W
@@ -378,14 +413,16 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
             out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p,
                            epilogue="Scale", **cfg) for cfg in (_SM90_FP8_SCALE, _SM90_FP8_SCALE_TS)]
         # sm90 small M (_SM90_FP8_SMALL_M above): FP8 e4m3 -> bf16 the cluster along N, the
-        # 64-row ping-pong tile and the tail-split twins of 128x128; INT8 the 16-bit roles' tiles
+        # swapped tiles and the tail-split twins of 128x128; INT8 the 16-bit roles' tiles
         if arch == 90 and (ab, b, cd) == ("e4m3", "", "bf16"):
             small = _SM90_FP8_SMALL_M
         elif arch == 90 and ab == "s8":
             small = [_with_k(c, tk) for c in (_SM90_SMALL, _SM90_MID)]
         else:
             small = []
-        out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=preset, **c)
+        # (ci: the 16-token swapped tile, so CI compiles and SASS-checks the swapped template)
+        out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", **c,
+                       preset="ci" if ci == (ab, b, cd) and c is _SM90_FP8_SWAP[0] else preset)
                 for c in small]
         # Fused, and on sm90 FP8 also lean (no X/Y, so one more mainloop stage: epilogue.hpp)
         # for the calls without x and return_y; ci holds the lean gelu_tanh on the wide tile.
@@ -446,7 +483,7 @@ KERNELS: list[Kernel] = [
       for ab, cd, cfgs in (("bf16", "bf16", _SM90_CANDIDATES), ("f16", "f32", _SM90_CANDIDATES[::3]))
       for cfg in cfgs],
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all", **cfg)
-      for cfg in _SM90_FP8_CANDIDATES],
+      for cfg in _SM90_FP8_CANDIDATES + _SM90_FP8_SMALL_CANDIDATES],
     *[Kernel(arch=90, ab=ab, cd=cd, a_major="k", b_major="k", preset="all", **_SM90_8BIT_STREAMK)
       for ab, cd in (("e4m3", "bf16"), ("s8", "s32"))],
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all",
@@ -510,6 +547,8 @@ def render_kernel(k: Kernel) -> str:
                  f" {cm}, {cn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
         if k.epi_tile:
             targs += ", cute::Shape<cute::_%d, cute::_%d>" % k.epi_tile
+        if k.swap_ab:
+            targs += ", cutlass::epilogue::collective::EpilogueTileAuto, true"
         alias = f"bw::gemm::sm90::Gemm<{targs}>"
     else:
         include = "gemm/sm100/gemm_sm100.cuh"
@@ -530,7 +569,8 @@ def config_initializer(k: Kernel) -> str:
         q(MAJORS[k.a_major]), q(MAJORS[k.b_major]), *map(str, k.tile), *map(str, k.cluster),
         *map(str, k.preferred_cluster), *map(str, k.fallback_cluster), q(SCHEDULES[k.schedule][2]),
         q(TILE_SCHEDULERS[k.scheduler][1]), q(f"Epilogue::{k.epilogue}"),
-        q(f"Activation::{ACTIVATIONS[k.activation]}"), '"' + " ".join(k.presets) + '"'])
+        q(f"Activation::{ACTIVATIONS[k.activation]}"), '"' + " ".join(k.presets) + '"',
+        *(["true"] if k.swap_ab else [])])  # swap_ab: a trailing field, written when set
 
 
 def render_table() -> str:

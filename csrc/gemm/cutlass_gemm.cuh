@@ -91,11 +91,16 @@ template <class ArchTag_,
           Epilogue Epi, Activation Act, int PreferredClusterM = 0, int PreferredClusterN = 0,
           int FallbackClusterM = 0, int FallbackClusterN = 0,
           template <class> class MainloopOf = BuiltMainloop,
-          class EpilogueTile = cutlass::epilogue::collective::EpilogueTileAuto>
+          class EpilogueTile = cutlass::epilogue::collective::EpilogueTileAuto,
+          bool SwapAB = false>
 struct CutlassGemm {
+  // SwapAB (KernelConfig::swap_ab): CUTLASS computes D^T = B^T A^T, (N, M) column-major, from
+  // the call's b as its A and the call's a as its B. Every template argument but the ones built
+  // below is in the call's terms; the aliases below are CUTLASS's.
+  static constexpr bool kSwapAB = SwapAB;
   using ArchTag            = ArchTag_;
-  using ElementA           = ElementA_;                        // A operand, (M, K)
-  using ElementB           = ElementB_;                        // B operand, (K, N)
+  using ElementA           = std::conditional_t<SwapAB, ElementB_, ElementA_>;  // CUTLASS's A, (M, K)
+  using ElementB           = std::conditional_t<SwapAB, ElementA_, ElementB_>;  // CUTLASS's B, (K, N)
   // C source of the epilogue; void for a Scale kernel, which has none (epilogue.hpp)
   using ElementC = std::conditional_t<Epi == Epilogue::Scale, void, ElementCD_>;
   using ElementD           = ElementCD_;                       // D output
@@ -104,22 +109,33 @@ struct CutlassGemm {
   static constexpr bool kIntegerMma = std::is_same_v<ElementA_, int8_t>;
   using ElementAccumulator = std::conditional_t<kIntegerMma, int32_t, float>;
   using ElementCompute     = std::conditional_t<std::is_same_v<ElementCD_, int32_t>, int32_t, float>;
-  using LayoutA            = typename LayoutATag<AMajor>::type;
-  using LayoutB            = typename LayoutBTag<BMajor>::type;
-  using LayoutC            = cutlass::layout::RowMajor;        // D is allocated row-major
-  using LayoutD            = cutlass::layout::RowMajor;
-  static constexpr int AlignmentA = 16 / sizeof(ElementA_);  // 16-byte TMA granularity
-  static constexpr int AlignmentB = 16 / sizeof(ElementB_);
+  // Swapped, the call's b (K, N) is CUTLASS's A (N, K) with the same unit-stride dim (a K-major b
+  // is a row-major A), and the call's a CUTLASS's B likewise.
+  using LayoutA            = typename LayoutATag<SwapAB ? BMajor : AMajor>::type;
+  using LayoutB            = typename LayoutBTag<SwapAB ? AMajor : BMajor>::type;
+  // D is allocated row-major: CUTLASS's D^T is column-major over the same memory.
+  using LayoutC = std::conditional_t<SwapAB, cutlass::layout::ColumnMajor, cutlass::layout::RowMajor>;
+  using LayoutD            = LayoutC;
+  static constexpr int AlignmentA = 16 / sizeof(ElementA);  // 16-byte TMA granularity
+  static constexpr int AlignmentB = 16 / sizeof(ElementB);
   static constexpr int AlignmentCD = 16 / sizeof(ElementCD_);
-  using TileShape          = TileShape_;
-  using ClusterShape       = ClusterShape_;
-  using EpilogueSelect     = epilogue::Select<Epi, Act, ArchTag, TileShape_, EpilogueSchedule_,
+  template <class S>
+  using Transposed = cute::Shape<cute::remove_cvref_t<decltype(cute::get<1>(S{}))>,
+                                 cute::remove_cvref_t<decltype(cute::get<0>(S{}))>,
+                                 cute::remove_cvref_t<decltype(cute::get<2>(S{}))>>;
+  using TileShape = std::conditional_t<SwapAB, Transposed<TileShape_>, TileShape_>;
+  using ClusterShape = std::conditional_t<SwapAB, Transposed<ClusterShape_>, ClusterShape_>;
+  using EpilogueSelect     = epilogue::Select<Epi, Act, ArchTag, TileShape, EpilogueSchedule_,
                                               ElementD, ElementC, ElementCompute>;
   static constexpr bool kRuntimeCluster = !cute::is_static_v<ClusterShape_>;
   // The fused trees' aux nodes are laid out for CUTLASS's automatic epilogue tile (epilogue.hpp).
   static_assert(std::is_same_v<EpilogueTile, cutlass::epilogue::collective::EpilogueTileAuto> ||
                     Epi == Epilogue::Axpby || Epi == Epilogue::Scale,
                 "a fused epilogue takes the automatic epilogue tile");
+  // The fused trees' bias is per column of the call's D, which swapped is a row of CUTLASS's.
+  static_assert(!SwapAB || Epi == Epilogue::Axpby || Epi == Epilogue::Scale,
+                "a swapped kernel has a plain epilogue (alpha, beta and the scales are scalars)");
+  static_assert(!SwapAB || !kRuntimeCluster, "swapped kernels are sm90 (a static cluster)");
 
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       ArchTag, cutlass::arch::OpClassTensorOp,
@@ -163,19 +179,28 @@ struct CutlassGemm {
     // Without C, D's own pointer stands in for C: beta is 0, so the epilogue never reads it, and
     // the TMA descriptor CUTLASS builds for C stays valid.
     const Operand& c = g.has_c ? g.c : g.d;
+    // Swapped: CUTLASS's (M, N) is the call's (N, M), its A the call's b and its B the call's a;
+    // D and C keep their pointers and strides (ld = the call's N, now the column stride).
+    const Operand& a = SwapAB ? g.b : g.a;
+    const Operand& b = SwapAB ? g.a : g.b;
+    const int64_t m = SwapAB ? g.n : g.m, n = SwapAB ? g.m : g.n;
     typename Gemm::Arguments args{
         cutlass::gemm::GemmUniversalMode::kGemm,
-        {static_cast<int>(g.m), static_cast<int>(g.n), static_cast<int>(g.k),
+        {static_cast<int>(m), static_cast<int>(n), static_cast<int>(g.k),
          static_cast<int>(g.l)},
-        {static_cast<const ElementA*>(g.a.ptr), make_stride_from<StrideA>(g.a),
-         static_cast<const ElementB*>(g.b.ptr), make_stride_from<StrideB>(g.b)},
+        {static_cast<const ElementA*>(a.ptr), make_stride_from<StrideA>(a),
+         static_cast<const ElementB*>(b.ptr), make_stride_from<StrideB>(b)},
         {{},
          static_cast<const ElementC*>(c.ptr), make_stride_from<StrideC>(c),
          static_cast<ElementD*>(const_cast<void*>(g.d.ptr)), make_stride_from<StrideD>(g.d)},
         hw};
     EpilogueSelect::set_arguments(args.epilogue.thread, g);
     if constexpr (std::is_same_v<ArchTag, cutlass::arch::Sm90>) {
-      args.scheduler.raster_order = to_cutlass(g.sched.raster);
+      Raster raster = g.sched.raster;
+      if (SwapAB && raster != Raster::Heuristic) {
+        raster = raster == Raster::AlongM ? Raster::AlongN : Raster::AlongM;
+      }
+      args.scheduler.raster_order = to_cutlass(raster);
       args.scheduler.max_swizzle_size = g.sched.swizzle;
       if constexpr (HasSplitTail<typename Gemm::Arguments>::value) {
         // the tail-split scheduler (sm90/tile_scheduler.hpp): DataParallel turns the split off

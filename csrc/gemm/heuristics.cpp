@@ -151,6 +151,15 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
          const Sm90Preference& pref) {
   int r = 1000;
+  if (k.swap_ab) {
+    // Swapped kernels (D^T = B^T A^T; KernelConfig::swap_ab) where the call's rows fit one tile
+    // of them: the smallest such tile before any other kernel, the cluster of one CTA before
+    // two, and the tail-split twin where it splits (session 23, docs/results/h200-session23/).
+    // Elsewhere last: at M beyond 64 the call fills 64- and 128-row MMAs as they are.
+    if (g.m > k.tile_m) return 100;
+    const int split = k.scheduler != TileScheduler::TailSplit ? 0 : tail_split_pays(g, k) ? -1 : 1;
+    return -20 + k.tile_m / 4 + (k.cluster_m * k.cluster_n > 1 ? 1 : 0) + split;
+  }
   if (device_arch == 90 && is_fp8(g.ab)) {
     // FP8: the overlapped-promotion mainloop first (measured 8-19% faster than CUTLASS's on the
     // H200, benchmarks/results/h200/tune_fp8/run1-2), cluster 2x1 (tools/generate_kernels.py,

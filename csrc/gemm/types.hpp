@@ -95,6 +95,13 @@ struct KernelConfig {
   Epilogue epilogue;
   Activation activation;  // None for Axpby
   const char* presets;  // space-separated kernel-set presets holding this kernel
+  // The kernel computes D^T = B^T A^T: CUTLASS's A is the call's b, its B the call's a, and D (and
+  // C) are written column-major, i.e. the call's row-major D. Every field above is in the call's
+  // terms (tile_m: rows of the call's D per tile), so the planner reasons about it like any other
+  // kernel. Why: at small M (decode) the call's M becomes the MMA's N, which wgmma sizes in steps
+  // of 8, where as the MMA's M it would fill a 64-row instruction (docs/design.md, "Small M").
+  // The generator writes it only when true (the trailing initializer).
+  bool swap_ab = false;
 };
 
 // One problem, in the kernels' terms. Pointers and strides are in elements of the operand's

@@ -39,16 +39,17 @@ struct Pingpong {
 // TileScheduler: void (persistent: CUTLASS's scheduler with the band tile order of
 // tile_scheduler.hpp), TailSplitScheduler (the same, the last wave split along K; ibid.) or
 // cutlass::gemm::StreamKScheduler. EpiTile: the epilogue's subtile
-// (CUTLASS's EpilogueTileAuto, or a cute::Shape for an axpby or scale kernel).
+// (CUTLASS's EpilogueTileAuto, or a cute::Shape for an axpby or scale kernel). SwapAB: D^T =
+// B^T A^T (KernelConfig::swap_ab); the tile and cluster stay in the call's terms.
 template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int TM, int TN, int TK,
           int CM, int CN, class Sched, class TileScheduler, Epilogue Epi, Activation Act,
-          class EpiTile = cutlass::epilogue::collective::EpilogueTileAuto>
+          class EpiTile = cutlass::epilogue::collective::EpilogueTileAuto, bool SwapAB = false>
 using Gemm = CutlassGemm<cutlass::arch::Sm90, ElementA, ElementB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>,
                          typename Sched::Mainloop, typename Sched::Epilogue,
                          std::conditional_t<std::is_void_v<TileScheduler>,
                                             BandedPersistentScheduler, TileScheduler>,
-                         Epi, Act, 0, 0, 0, 0, Sched::template MainloopOf, EpiTile>;
+                         Epi, Act, 0, 0, 0, 0, Sched::template MainloopOf, EpiTile, SwapAB>;
 
 }  // namespace bw::gemm::sm90
