@@ -23,8 +23,6 @@ KERNELS = {
     "pp64_c11": F + "64x128x128_c1x1_pingpong_axpby",
     "pp6464_c11": F + "64x64x128_c1x1_pingpong_axpby",
     "c1x2": F + "128x128x128_c1x2_coop_fp8overlap_axpby",
-    "c2x1": F + "128x128x128_c2x1_coop_fp8overlap_axpby",  # run105 on
-    "ts_c2x1": F + "128x128x128_c2x1_coop_fp8overlap_ts_axpby",
     "ts_c1x2": F + "128x128x128_c1x2_coop_fp8overlap_ts_axpby",
     "sk": F + "128x128x128_c1x2_coop_sk_axpby",
     # run103 on: swapped (D^T = B^T A^T), 128 weights x T tokens
@@ -36,12 +34,8 @@ KERNELS = {
 }
 UP, DOWN = (14336, 4096), (4096, 14336)
 SHAPES = [(m, n, k) for m in (16, 64, 128) for (n, k) in (UP, DOWN)]
-ANY_M = MODE == "time3"  # run105: the swapped tiles past their rows too (several token tiles)
 if MODE == "time2":  # run103
     SHAPES = [(m, n, k) for m in (1, 16, 32, 64, 128) for (n, k) in (UP, DOWN)]
-    MODE = "time"
-if MODE == "time3":
-    SHAPES = [(m, n, k) for m in (65, 96, 128, 192, 256) for (n, k) in (UP, DOWN)]
     MODE = "time"
 if len(sys.argv) > 2:
     SHAPES = [tuple(int(x) for x in s.split("x")) for s in sys.argv[2].split(",")]
@@ -63,7 +57,7 @@ def providers(M, N, K):
         scheds = [(key, None)]
         if key == "sk":
             scheds = [(f"sk_split{s}", {"decomposition": "split_k", "splits": s}) for s in (2, 4)]
-        if name.endswith("swapab_axpby") and M > int(name[len(F):].split("x")[0]) and not ANY_M:
+        if name.endswith("swapab_axpby") and M > int(name[len(F):].split("x")[0]):
             continue  # a swapped tile covers M <= its rows here
         for k2, sched in scheds:
             fns[k2] = (lambda name=name, sched=sched:

@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
-# Session 23, call 4 (run105): past decode. The swapped 32- and 64-token tiles at M = 65-256 (more
-# than one token tile) beside the kernels the planner takes there and the 64x64 ping-pong
-# candidate: probe23.py time3 (Llama-3 8B's MLP against torch._scaled_mm).
+# Session 23, call 4 (run105): compute-sanitizer (memcheck, racecheck, synccheck) on the three
+# swapped FP8 kernels of the default set at 16x4000x14000, where each one's tail-split plan
+# splits (32 tiles of 128 weights below a wave, 4 k-ranges; the last tile partial), through the
+# driver of tools/sanitize.py (with C, without C, L = 2; results checked against the fp64 bound).
 set -uo pipefail
 T0=$(date +%s); el() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
-S=docs/results/h200-session23/scripts
 python3 -m pip install -q --no-index --no-deps --upgrade --target /tmp/site .whl/*.whl
 export PYTHONPATH=/tmp/site CXX=/usr/bin/g++ CC=/usr/bin/gcc BW_ARCHS=90a MAX_JOBS=16
-F=sm90_e4m3_bf16_ak_bk_
-export BW_KERNELS="${F}32x128x128_c1x1_coop_ts_swapab_axpby,${F}64x128x128_c1x1_coop_ts_swapab_axpby,${F}64x64x128_c1x1_pingpong_axpby,${F}128x128x128_c1x2_coop_fp8overlap_axpby,${F}128x128x128_c1x2_coop_fp8overlap_ts_axpby,${F}128x128x128_c2x1_coop_fp8overlap_axpby,${F}128x128x128_c2x1_coop_fp8overlap_ts_axpby"
-el build; python3 -m pip install --no-build-isolation --no-deps -v -e . > /tmp/build.log 2>&1 || { grep -a -n "error" /tmp/build.log | head -30; tail -5 /tmp/build.log; exit 1; }
-grep -a "blackwell_ops:" /tmp/build.log | head -2
-el probe; PYTHONUNBUFFERED=1 timeout 200 python3 $S/probe23.py time3 > $OUT/time3.txt 2>&1; echo "probe rc $?"; grep -v "rel err" $OUT/time3.txt; grep -c FAILED $OUT/time3.txt
+export BW_KERNELS="sm90_e4m3_bf16_ak_bk_*_swapab_axpby"
+el build; python3 -m pip install --no-build-isolation --no-deps -v -e . > /tmp/build.log 2>&1 || { grep -a -n "error" /tmp/build.log | head -30; exit 1; }
+el plan; python3 -c "
+from blackwell_ops import _C
+for t in (16, 32, 64):
+    for l in (1, 2):
+        tiles = -(-16 // t) * -(-4000 // 128) * l
+        print(f'{t} tokens, L = {l}: {tiles} tiles, (whole, split tiles, splits):', _C.sm90_tail_split(tiles, 132, -(-14000 // 128))[:3])
+" | tee $OUT/split_plan.txt
+el sanitize; timeout 200 python3 tools/sanitize.py --out /tmp/san --kernels '_swapab_' --shape 16x4000x14000 \
+  --tools memcheck,racecheck,synccheck --jobs 9 --timeout 180; echo "sanitize rc $?"
+cp /tmp/san/sanitize.txt $OUT/sanitize.txt; cat $OUT/sanitize.txt
 el done
