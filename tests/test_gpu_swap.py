@@ -8,10 +8,10 @@ the planner says so. Marked gpu: skipped, with the reason, without a GPU."""
 import pytest
 import torch
 
-from blackwell_ops import _C, gemm_axpby
-from helpers import (assert_close, gpu_arch, kernel_dtype, kernel_params, kernel_tolerance,
-                     kernels_for_this_gpu, poison_next_alloc, rand_input, reference, scale_tensor,
-                     scaled_alpha)
+from blackwell_ops import _C
+from helpers import (assert_close, fp8_op_twice, gpu_arch, kernel_dtype, kernel_params,
+                     kernel_tolerance, kernels_for_this_gpu, poison_next_alloc, rand_input,
+                     reference, scale_tensor, scaled_alpha)
 
 pytestmark = pytest.mark.gpu
 
@@ -83,18 +83,8 @@ def test_op_takes_a_swapped_kernel_at_decode(m, n, k):
     """The public op at decode sizes of Llama-3 8B's MLP: the planner's kernel (a swapped one
     where its rule takes one, csrc/gemm/heuristics.cpp), with the scales and C, against the fp64
     reference, the same bits on a second call."""
-    g = torch.Generator(device="cuda").manual_seed(m + n)
-    a = rand_input((m, k), torch.float8_e4m3fn, "cuda", g)
-    b = rand_input((k, n), torch.float8_e4m3fn, "cuda", g, transposed=True)
-    c = rand_input((m, n), torch.bfloat16, "cuda", g)
-    sa, sb = scale_tensor(0.5), scale_tensor(1.5)
-    path = _C.explain(a, b, c, 1.0, 0.5, torch.bfloat16, sa, sb)
+    path, ref, outs = fp8_op_twice(m, n, k, 0.5, seed=m + n)
     assert path.startswith("kernel: ") and "_swapab_" in path, path
-    ref = reference(a, b, c, scaled_alpha(1.0, sa, sb), 0.5)
-    outs = []
-    for _ in range(2):
-        poison_next_alloc((m, n), torch.bfloat16, "cuda")
-        outs.append(gemm_axpby(a, b, c, beta=0.5, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16))
     assert_close(outs[0], ref, kernel_tolerance(_SWAPPED_E4M3[path[len("kernel: "):]]),
                  f"op {m}x{n}x{k}: {path}")
     assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"

@@ -12,9 +12,10 @@ import pytest
 import torch
 
 from blackwell_ops import _C, gemm_axpby
-from helpers import (activation_tolerance, assert_close, fused_reference, gpu_arch, kernel_dtype,
-                     kernel_params, kernel_tolerance, kernels_for_this_gpu, out_tolerance,
-                     poison_next_alloc, rand_input, reference, scale_tensor, scaled_alpha)
+from helpers import (activation_tolerance, assert_close, fp8_op_twice, fused_reference, gpu_arch,
+                     kernel_dtype, kernel_params, kernel_tolerance, kernels_for_this_gpu,
+                     out_tolerance, poison_next_alloc, rand_input, reference, scale_tensor,
+                     scaled_alpha)
 
 pytestmark = pytest.mark.gpu
 
@@ -219,20 +220,8 @@ def test_op_splits_deep_tiles_below_a_wave(m, n, k, cluster, with_c):
     name = f"sm90_e4m3_bf16_ak_bk_128x128x128_{cluster}_coop_fp8overlap_ts_axpby"
     if name not in _TS_E4M3_AXPBY:
         pytest.skip(f"{name} is not compiled here (or no H100/H200)")
-    g = torch.Generator(device="cuda").manual_seed(m + k)
-    a = rand_input((m, k), torch.float8_e4m3fn, "cuda", g)
-    b = rand_input((k, n), torch.float8_e4m3fn, "cuda", g, transposed=True)
-    c = rand_input((m, n), torch.bfloat16, "cuda", g) if with_c else None
-    beta = -0.5 if with_c else 0.0
-    sa, sb = scale_tensor(0.5), scale_tensor(1.5)
-    path = _C.explain(a, b, c, 1.0, beta, torch.bfloat16, sa, sb)
+    path, ref, outs = fp8_op_twice(m, n, k, -0.5 if with_c else 0.0, seed=m + k)
     assert path == f"kernel: {name}", path
-    ref = reference(a, b, c, scaled_alpha(1.0, sa, sb), beta)
-    outs = []
-    for _ in range(2):
-        poison_next_alloc((m, n), torch.bfloat16, "cuda")
-        outs.append(gemm_axpby(a, b, c, beta=beta, scale_a=sa, scale_b=sb,
-                               out_dtype=torch.bfloat16))
     assert_close(outs[0], ref, out_tolerance(torch.float8_e4m3fn, torch.bfloat16),
                  f"op {m}x{n}x{k}: {path}")
     assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"

@@ -97,7 +97,6 @@ struct CutlassGemm {
   // SwapAB (KernelConfig::swap_ab): CUTLASS computes D^T = B^T A^T, (N, M) column-major, from
   // the call's b as its A and the call's a as its B. Every template argument but the ones built
   // below is in the call's terms; the aliases below are CUTLASS's.
-  static constexpr bool kSwapAB = SwapAB;
   using ArchTag            = ArchTag_;
   using ElementA           = std::conditional_t<SwapAB, ElementB_, ElementA_>;  // CUTLASS's A, (M, K)
   using ElementB           = std::conditional_t<SwapAB, ElementA_, ElementB_>;  // CUTLASS's B, (K, N)
