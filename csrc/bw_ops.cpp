@@ -63,6 +63,10 @@ std::tuple<std::string, std::optional<std::tuple<at::Tensor, at::Tensor>>> run_k
 void pin_kernel(const std::string& kernel_name) {
   TORCH_CHECK(false, "pin_kernel: this build has no CUDA kernels (no ", kernel_name, ")");
 }
+
+int64_t split_flags_nonzero(const at::Tensor&) {
+  TORCH_CHECK(false, "split_flags_nonzero: this build has no CUDA kernels");
+}
 #endif
 
 }  // namespace bw::ops

@@ -2,6 +2,7 @@
 // cuBLAS composite with a one-time warning naming the reason. Only built with nvcc present.
 #include <ATen/cuda/CUDAContext.h>
 #include <ATen/ops/from_blob.h>
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/library.h>
@@ -11,6 +12,7 @@
 #include <vector>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <memory>
 #include <optional>
@@ -223,16 +225,67 @@ void make_context_current(const at::Tensor& like) {
   C10_CUDA_CHECK(cudaSetDevice(like.device().index()));
 }
 
-void launch(const Route& r, const at::Tensor& like, const char* op) {
+// The tail-split kernels' flags for launches on `stream` (gemm::SchedulerArgs::split_flags): a
+// buffer per device and stream, zeroed once when made and left zero by every launch, so that a
+// launch needs no memset (2.8 us of a 28 us decode call with the memset and the idle gap it
+// adds: docs/results/h200-session24/). One per stream, as launches on one stream run one after
+// the other, never two at once (PyTorch keeps its cuBLAS workspaces per stream for the same
+// reason). None while the stream captures a CUDA graph: a graph may be replayed on any stream,
+// beside other work on this one, so a captured launch keeps its flags in its own workspace and
+// zeroes them there (a memset node in the graph). The buffers live as long as the process,
+// 128 bytes an SM: a split has at most kMaxSplits - 1 = 15 partial slots per CTA of the grid,
+// 2 warp groups each, 4 bytes a flag (gemm/sm90/tile_scheduler.hpp checks the capacity and falls
+// back to the workspace beyond it).
+size_t split_flags_bytes(int device) {
+  return size_t{128} *
+         static_cast<size_t>(at::cuda::getDeviceProperties(device)->multiProcessorCount);
+}
+
+// The buffer of (device, stream), made (and zeroed, in the stream) when `make` and there is none;
+// null where there is none.
+void* split_flags_of(int device, cudaStream_t stream, bool make) {
+  static std::mutex mu;
+  static auto* buffers = new std::map<std::pair<int, cudaStream_t>, void*>();  // never freed
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = buffers->find({device, stream});
+  if (it != buffers->end()) return it->second;
+  if (!make) return nullptr;
+  const size_t bytes = split_flags_bytes(device);
+  void* flags = c10::cuda::CUDACachingAllocator::raw_alloc_with_stream(bytes, stream);
+  C10_CUDA_CHECK(cudaMemsetAsync(flags, 0, bytes, stream));
+  (*buffers)[{device, stream}] = flags;
+  return flags;
+}
+
+void attach_split_flags(GemmArgs& g, const gemm::KernelConfig& k, const at::Tensor& like,
+                        cudaStream_t stream) {
+  if (k.scheduler != gemm::TileScheduler::TailSplit) return;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  C10_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone) return;
+  const int device = like.device().index();
+  g.sched.split_flags = split_flags_of(device, stream, /*make=*/true);
+  g.sched.split_flags_bytes = split_flags_bytes(device);
+}
+
+// Runs kernel `entry` on g on the current stream of like's device (launch == false: the host
+// steps only, as a dry run), its workspace from the caching allocator.
+gemm::Status enqueue(const KernelEntry& entry, GemmArgs g, const at::Tensor& like, bool launch,
+                     size_t* ws_bytes_out = nullptr) {
   make_context_current(like);
-  const size_t ws_bytes = r.kernel->ops.workspace_size(r.args);
+  cudaStream_t stream = at::cuda::getCurrentCUDAStream(like.device().index()).stream();
+  if (launch) attach_split_flags(g, entry.config, like, stream);
+  const size_t ws_bytes = entry.ops.workspace_size(g);
+  if (ws_bytes_out) *ws_bytes_out = ws_bytes;
   at::Tensor workspace;
   if (ws_bytes > 0) {
     workspace = at::empty({static_cast<int64_t>(ws_bytes)}, like.options().dtype(at::kByte));
   }
-  gemm::Status st = r.kernel->ops.run(r.args, ws_bytes ? workspace.data_ptr() : nullptr,
-                                      at::cuda::getCurrentCUDAStream(like.device().index()).stream(),
-                                      /*launch=*/true);
+  return entry.ops.run(g, ws_bytes ? workspace.data_ptr() : nullptr, stream, launch);
+}
+
+void launch(const Route& r, const at::Tensor& like, const char* op) {
+  gemm::Status st = enqueue(*r.kernel, r.args, like, /*launch=*/true);
   TORCH_CHECK(st.ok, op, ": kernel ", r.kernel->config.name, " failed: ", st.message);
 }
 
@@ -592,6 +645,18 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
   return explain_route(r, used, "composite (cuBLAS)", padded);
 }
 
+int64_t split_flags_nonzero(const at::Tensor& like) {
+  TORCH_CHECK(like.is_cuda(), "split_flags_nonzero: a CUDA tensor names the device");
+  const int device = like.device().index();
+  void* flags = split_flags_of(
+      device, at::cuda::getCurrentCUDAStream(device).stream(), /*make=*/false);
+  if (flags == nullptr) return -1;
+  const at::Tensor words = at::from_blob(
+      flags, {static_cast<int64_t>(split_flags_bytes(device) / sizeof(int))},
+      like.options().dtype(at::kInt));
+  return words.ne(0).sum().item<int64_t>();
+}
+
 void pin_kernel(const std::string& kernel_name) {
   std::shared_ptr<Candidates> one;
   if (!kernel_name.empty()) {
@@ -632,12 +697,8 @@ gemm::Status run_entry(const KernelEntry& entry, GemmArgs& g, const at::Tensor& 
   g.sched = sched ? *sched : gemm::schedule_for(g, k);
   Status st = entry.ops.can_implement(g);
   if (!st.ok) return Status::error("can_implement: " + st.message);
-  const size_t ws_bytes = entry.ops.workspace_size(g);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(std::max<size_t>(ws_bytes, 1))},
-                                   a.options().dtype(at::kByte));
-  make_context_current(a);
-  st = entry.ops.run(g, workspace.data_ptr(),
-                     at::cuda::getCurrentCUDAStream(a.device().index()).stream(), launch);
+  size_t ws_bytes = 0;
+  st = enqueue(entry, g, a, launch, &ws_bytes);
   if (!st.ok) return Status::error((launch ? "launch: " : "host path: ") + st.message);
   return {true, "ok: workspace " + std::to_string(ws_bytes) + " bytes"};
 }

@@ -242,6 +242,10 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("pin_kernel", &bw::ops::pin_kernel, py::arg("kernel"),
         "Restrict both ops' planner to one compiled kernel by name ('' lifts it); calls that "
         "kernel does not fit take the composite. For tuning fused-epilogue kernels; process-wide.");
+  m.def("split_flags_nonzero", &bw::ops::split_flags_nonzero, py::arg("like"),
+        "How many of the tail-split kernels' flags of the current stream of like's device are "
+        "not zero (each launch leaves them zero), or -1 where the stream has none yet. For "
+        "tests.");
   m.def("run_kernel", &run_kernel_py, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"),
         py::arg("beta"), py::arg("out_dtype"), py::arg("kernel"), py::arg("launch"),
         py::arg("schedule") = py::none(), py::arg("scale_a") = py::none(),

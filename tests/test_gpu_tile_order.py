@@ -208,13 +208,14 @@ _TS_E4M3_AXPBY = {k["name"] for k in _sm90_persistent("axpby", schedulers=("tail
                   if k["name"].startswith("sm90_e4m3_bf16_ak_bk_")}
 
 
-@pytest.mark.parametrize("m,n,k,cluster", [(100, 4096, 14336, "c1x2"), (128, 4096, 14336, "c1x2"),
+@pytest.mark.parametrize("m,n,k,cluster", [(100, 2048, 14336, "c1x2"), (128, 4096, 28672, "c1x2"),
                                            (256, 4096, 14336, "c2x1")])
 @pytest.mark.parametrize("with_c", [False, True], ids=["no_c", "c"])
 def test_op_splits_deep_tiles_below_a_wave(m, n, k, cluster, with_c):
-    """The public op at small M (Llama-3 8B's down projection at prefill sizes; M <= 64 takes
-    a swapped kernel, tests/test_gpu_swap.py): few deep 128x128 tiles, which the tail-split twin
-    splits along K over the idle SMs
+    """The public op at small M (Llama-3 8B's down projection at prefill sizes, and half and
+    twice as deep; M <= 64 takes a swapped kernel, tests/test_gpu_swap.py, and a wave of 64x64
+    tiles at K <= 16384 the 64x64 ping-pong tile, below): few deep 128x128 tiles, which the
+    tail-split twin splits along K over the idle SMs
     (csrc/gemm/heuristics.cpp), with the scales and C, against the fp64 reference, the same bits
     on a second call."""
     name = f"sm90_e4m3_bf16_ak_bk_128x128x128_{cluster}_coop_fp8overlap_ts_axpby"
@@ -222,6 +223,115 @@ def test_op_splits_deep_tiles_below_a_wave(m, n, k, cluster, with_c):
         pytest.skip(f"{name} is not compiled here (or no H100/H200)")
     path, ref, outs = fp8_op_twice(m, n, k, -0.5 if with_c else 0.0, seed=m + k)
     assert path == f"kernel: {name}", path
+    assert_close(outs[0], ref, out_tolerance(torch.float8_e4m3fn, torch.bfloat16),
+                 f"op {m}x{n}x{k}: {path}")
+    assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"
+
+
+# The flags of the tail split (csrc/gemm/sm90/tile_scheduler.hpp): an eager launch keeps them in a
+# buffer of its stream that every launch leaves zero (csrc/bw_ops_cuda.cpp, attach_split_flags),
+# so it needs no memset; a CUDA graph capture keeps them in the call's workspace and zeroes them
+# there. 16 x 4096 x 14336 (Llama-3 8B's down projection at decode) splits on the swapped
+# 16-token kernel or, without one, the 128x128 twins.
+_FLAGS_SHAPE = (16, 4096, 14336)
+
+
+def _fp8_call(seed, m=_FLAGS_SHAPE[0], n=_FLAGS_SHAPE[1], k=_FLAGS_SHAPE[2]):
+    """Fresh FP8 operands (x @ W.T), their fp64 reference, and a call of the public op on them."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = rand_input((m, k), torch.float8_e4m3fn, "cuda", g)
+    b = rand_input((k, n), torch.float8_e4m3fn, "cuda", g, transposed=True)
+    sa, sb = scale_tensor(0.5), scale_tensor(1.5)
+    call = lambda: gemm_axpby(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)  # noqa: E731
+    return (a, b, sa, sb), reference(a, b, None, scaled_alpha(1.0, sa, sb)), call
+
+
+def _splitting_path():
+    (a, b, sa, sb), _, _ = _fp8_call(0)
+    path = _C.explain(a, b, None, 1.0, 0.0, torch.bfloat16, sa, sb)
+    if not (path.startswith("kernel: ") and "_ts_" in path):
+        pytest.skip(f"the op takes no tail-split kernel at {_FLAGS_SHAPE} here: {path}")
+    return path
+
+
+def test_split_flags_are_left_zero_and_new_data_gets_its_answer():
+    """Eager calls one after another on one stream, each on new data (so a reducer that read a
+    flag left raised by the call before would add that call's partial sums, which lie in the
+    same workspace block, and fail its fp64 check); after each, every flag of the stream is
+    zero again."""
+    path = _splitting_path()
+    tol = out_tolerance(torch.float8_e4m3fn, torch.bfloat16)
+    for i in range(4):
+        _, ref, call = _fp8_call(100 + i)
+        poison_next_alloc((_FLAGS_SHAPE[0], _FLAGS_SHAPE[1]), torch.bfloat16, "cuda")
+        d = call()
+        assert _C.split_flags_nonzero(d) == 0, f"call {i}: flags left raised ({path})"
+        torch.cuda.synchronize()
+        assert_close(d, ref, tol, f"call {i}: {path}")
+
+
+def test_split_flags_per_stream():
+    """Two streams running splitting calls at once, each on its own data: each stream has its own
+    flags (one buffer shared by concurrent launches would let a reducer see another launch's
+    flag), both answers hold, and both streams' flags end zero."""
+    path = _splitting_path()
+    tol = out_tolerance(torch.float8_e4m3fn, torch.bfloat16)
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    calls = [_fp8_call(200 + i) for i in range(2)]
+    outs = [[], []]
+    for s in streams:
+        s.wait_stream(torch.cuda.current_stream())
+    for _ in range(6):
+        for i, s in enumerate(streams):
+            with torch.cuda.stream(s):
+                outs[i].append(calls[i][2]())
+    torch.cuda.synchronize()
+    for i, s in enumerate(streams):
+        with torch.cuda.stream(s):
+            assert _C.split_flags_nonzero(outs[i][0]) == 0, f"stream {i}: flags left raised"
+        for j, d in enumerate(outs[i]):
+            assert_close(d, calls[i][1], tol, f"stream {i} call {j}: {path}")
+
+
+def test_split_in_a_cuda_graph_replays_with_new_data():
+    """A splitting call captured in a CUDA graph (its flags in its workspace, zeroed by a memset
+    node), replayed with new data in the captured inputs and NaN in the captured output, gives
+    the new data's answer each time."""
+    path = _splitting_path()
+    tol = out_tolerance(torch.float8_e4m3fn, torch.bfloat16)
+    (a, b, sa, sb), _, call = _fp8_call(300)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up outside capture
+        call()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        d = call()
+    for replay in range(3):
+        (a2, b2, _, _), _, _ = _fp8_call(400 + replay)
+        a.copy_(a2)
+        b.copy_(b2)
+        d.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert_close(d, reference(a, b, None, scaled_alpha(1.0, sa, sb)), tol,
+                     f"replay {replay}: {path}")
+
+
+_PP6464 = "sm90_e4m3_bf16_ak_bk_64x64x128_c1x1_pingpong_axpby"
+
+
+@pytest.mark.parametrize("m,n,k", [(128, 4096, 4096), (80, 3584, 8192), (100, 4096, 14336)])
+@pytest.mark.parametrize("with_c", [False, True], ids=["no_c", "c"])
+def test_op_runs_a_wave_of_64x64_tiles_unsplit(m, n, k, with_c):
+    """The public op at 65-128 rows whose 64x64 tiles fill 3/4 to 1 wave at K <= 16384 takes the
+    64x64 ping-pong kernel (csrc/gemm/heuristics.cpp), with the scales and C, against the fp64
+    reference, the same bits on a second call."""
+    if _PP6464 not in {k2["name"] for k2 in _sm90_persistent("axpby", schedulers=("persistent",))}:
+        pytest.skip(f"{_PP6464} is not compiled here (or no H100/H200)")
+    path, ref, outs = fp8_op_twice(m, n, k, -0.5 if with_c else 0.0, seed=m + n + k)
+    assert path == f"kernel: {_PP6464}", path
     assert_close(outs[0], ref, out_tolerance(torch.float8_e4m3fn, torch.bfloat16),
                  f"op {m}x{n}x{k}: {path}")
     assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"

@@ -352,19 +352,31 @@ _SM90_FP8_CANDIDATES = [
 # M = 16) and without the tail split (25.7 / 29.1 us, within noise, and one kernel for both
 # shapes is less to build); the 64x128 ping-pong moves to `all` (the swapped tiles take every
 # e4m3 -> bf16 call of M <= 64). The 64x64 ping-pong ran 30.6 us at 64 and 128 x 4096 x 14336
-# (sw64 31.2, the planner's 128x128 twin 33.4 at M = 128): in `all`, a lead for M = 65-128.
+# (sw64 31.2, the planner's 128x128 twin 33.4 at M = 128): a lead for M = 65-128, taken below.
 _SM90_FP8_SMALL = dict(tile=(64, 128, 128), cluster=(1, 2), schedule="pingpong")
 _SM90_FP8_SWAP = [dict(tile=(t, 128, 128), cluster=(1, 1), schedule="coop", scheduler="tailsplit",
                        swap_ab=True) for t in (16, 32, 64)]
+# Session 24 (docs/results/h200-session24/: time_run106.txt, time2_run107.txt, time_run108.txt)
+# took the 64x64 ping-pong tile (no cluster) into the default set for 65-128 rows whose 64x64
+# tiles fill 3/4 to 1 wave at K <= 16384, which it runs unsplit (us, side by side, run108 after
+# the memset-free flags; the last column run107, before them):
+#                       80x4096x4096  128x4096x4096  128x3584x8192  128x4096x14336  128x4096x28672
+#   _scaled_mm              12.5          12.5           17.8            27.2            43.6
+#   64x64 ping-pong         15.2          14.2           20.7            30.6            53.0
+#   128x128 tail-split      19.9          19.4           23.5            33.2            50.6
+#   128x128 unsplit         17.8          17.3           27.6            43.4            75.8
+# Measured and not taken (run106): the same tile with a 1x2 or 1x4 cluster (the tokens
+# multicast; 33.3 and 54.1 us at 128 x 4096 x 14336), and the swapped 32- and 64-token tiles
+# with a 1x2 or 1x4 cluster (within 1 us of the planner's at M = 16-64).
+_SM90_FP8_PP6464 = dict(_SM90_FP8_SMALL, tile=(64, 64, 128), cluster=(1, 1))
 _SM90_FP8_SMALL_M = [_SM90_FP8_ROW, *_SM90_FP8_SWAP, dict(_SM90_FP8, scheduler="tailsplit"),
-                     dict(_SM90_FP8_ROW, scheduler="tailsplit")]
+                     dict(_SM90_FP8_ROW, scheduler="tailsplit"), _SM90_FP8_PP6464]
 # all: CUTLASS's stream-K scheduler (split-K per call) on the cooperative 128x128 tile, which lost
 # to the above at small M (session 22's table, last row; INT8: 0.72-1.25x _int_mm).
 _SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop", scheduler="streamk")
 # all: the 64-row FP8 ping-pong tiles: session 22's default for M <= 64, and session 23's
 # candidates without a cluster (64x128, 64x64).
-_SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1, 1)),
-                              dict(_SM90_FP8_SMALL, tile=(64, 64, 128), cluster=(1, 1))]
+_SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1, 1))]
 
 # sm100 8-bit and tf32 kernels in the layouts other than x @ W.T, in the default build for the
 # types each training step of an FP8 / INT8 / TF32 layer meets: e4m3 -> bf16 (the forward, x @ W

@@ -204,6 +204,8 @@ struct CutlassGemm {
       if constexpr (HasSplitTail<typename Gemm::Arguments>::value) {
         // the tail-split scheduler (sm90/tile_scheduler.hpp): DataParallel turns the split off
         args.scheduler.split_tail = g.sched.decomposition != Decomposition::DataParallel;
+        args.scheduler.flags = static_cast<int*>(g.sched.split_flags);
+        args.scheduler.flags_capacity = g.sched.split_flags_bytes;
       }
       if constexpr (kStreamK) {
         args.scheduler.decomposition_mode = to_cutlass(g.sched.decomposition);

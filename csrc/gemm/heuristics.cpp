@@ -181,7 +181,18 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     // (N <= 128: a 256-wide tile would only add empty chunks of MMAs.)
     const bool wide = g.n > 128 && ceil_div(g.m, 128) * ceil_div(g.n, 256) * g.l >= sms;
     const bool one_row = g.m <= 128, small = g.m <= 64;
-    if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64) {
+    // 65-128 rows whose 64x64 tiles fill 3/4 to 1 wave, at K <= 16384: the 64x64 ping-pong
+    // tile runs them unsplit, before the 128x128 tail-split twin (session 24, side by side, us:
+    // 128 x 4096 x 4096 14.2 against 19.4, 128 x 3584 x 8192 20.7 against 23.5, 128 x 4096 x
+    // 14336 30.6 against 33.2; docs/results/h200-session24/time_run108.txt; tools/
+    // generate_kernels.py, _SM90_FP8_PP6464). Deeper K splits better (128 x 4096 x 28672: 53.0
+    // against 50.6, time2_run107.txt).
+    const int64_t tiles64 = ceil_div(g.m, 64) * ceil_div(g.n, 64) * g.l;
+    const bool wave_of_64 = one_row && !small && g.k <= 16384 && 4 * tiles64 >= 3 * sms &&
+                            tiles64 <= sms;
+    if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64 && k.tile_n == 64) {
+      r = wave_of_64 ? -3 : small ? 2 : 30;
+    } else if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64) {
       r = small ? 1 : 30;
     } else if (k.schedule != Schedule::Sm90CooperativeFp8Overlap) {
       r = 20;

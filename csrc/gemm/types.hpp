@@ -54,6 +54,12 @@ struct SchedulerArgs {
   int splits = 1;                                          // with SplitK
   Raster raster = Raster::Heuristic;
   int swizzle = 1;                                         // CUTLASS max_swizzle_size: 1, 2, 4, 8
+  // The tail-split kernels' flags (sm90/tile_scheduler.hpp) in a buffer of the caller's that is
+  // zero when the kernel starts and that the kernel leaves zero: the launch then needs no memset
+  // (csrc/bw_ops_cuda.cpp, split_flags_for). Null: the flags go in the call's workspace, zeroed
+  // before each launch (what a CUDA graph capture gets).
+  void* split_flags = nullptr;
+  size_t split_flags_bytes = 0;
 };
 
 // The epilogue tree (csrc/gemm/epilogue.hpp) a kernel was built with.

@@ -105,6 +105,12 @@ std::tuple<std::string, at::Tensor> run_kernel_gemm_axpby(
 // builds only.
 void pin_kernel(const std::string& kernel_name);
 
+// The tail-split flags of the current stream of like's device (csrc/bw_ops_cuda.cpp,
+// attach_split_flags): how many are not zero, in stream order after the work queued so far
+// (every launch leaves them zero), or -1 where the stream has none yet. For tests; CUDA builds
+// only.
+int64_t split_flags_nonzero(const at::Tensor& like);
+
 // "torch.float16" etc., as Python prints a dtype.
 std::string dtype_str(at::ScalarType t);
 

@@ -133,11 +133,18 @@ struct TailSplitScheduler {};
 // TailSplit's pieces. A work unit carries its k-tile range; CUTLASS's cooperative kernel runs
 // the mainloop over get_work_k_tile_start/count(), calls fixup() with the accumulators, and runs
 // the epilogue where compute_epilogue() says so (a whole tile, or a reducing piece).
-// Workspace (only for a call that splits): a flag per partial slot (TailSplit::partial_slots()
-// per CTA of a cluster) and consumer warp group, zeroed before each launch
-// (initialize_workspace), then one fp32 tile per slot. A warp group's partial sum lies as
-// 16-byte vectors, vector i of thread t at i * 128 + t, so every store and load of a warp is 512
-// contiguous bytes; the stores and loads bypass L1 (the data crosses SMs).
+// Flags: one per partial slot (TailSplit::partial_slots() per CTA of a cluster) and consumer warp
+// group, raised by the slot's partial piece and, once seen, put back to zero by the reducing
+// piece, so a launch leaves every flag zero. They live in a buffer the caller keeps zero between
+// launches (Arguments::flags, a buffer per stream: csrc/bw_ops_cuda.cpp) where one is given and
+// large enough, and the launch then needs no memset; else at the start of the workspace, zeroed
+// before each launch (initialize_workspace; CUDA graph captures take this path). Measured on the
+// H200 (docs/results/h200-session24/profile_run107.txt): the memset and the idle gap it adds
+// took 2.8 us of a 28 us call at 16 x 4096 x 14336.
+// Workspace (only for a call that splits): the flags unless given, then one fp32 tile per slot.
+// A warp group's partial sum lies as 16-byte vectors, vector i of thread t at i * 128 + t, so
+// every store and load of a warp is 512 contiguous bytes; the stores and loads bypass L1 (the
+// data crosses SMs).
 template <class TileShape, class ClusterShape>
 class TailSplitTileScheduler : public BandedTileScheduler {
   using Base = BandedTileScheduler;
@@ -146,6 +153,8 @@ class TailSplitTileScheduler : public BandedTileScheduler {
  public:
   struct Arguments : Base::Arguments {
     bool split_tail = true;  // false: whole tiles only (BandedTileScheduler's schedule)
+    int* flags = nullptr;    // the caller's zeroed flags (see above), flags_capacity bytes
+    size_t flags_capacity = 0;
   };
 
   struct WorkTileInfo : Base::WorkTileInfo {
@@ -166,8 +175,8 @@ class TailSplitTileScheduler : public BandedTileScheduler {
 
   struct Params : Base::Params {
     TailSplit split;
-    uint32_t flags_bytes = 0;   // the flags' part of the workspace, then the partial tiles
-    void* workspace = nullptr;
+    int* flags = nullptr;       // the caller's, or the workspace's first flags_bytes(split)
+    void* parts = nullptr;      // the partial tiles, in the workspace
   };
 
   // The split for this problem and launch grid (the same on every host path: workspace size,
@@ -195,7 +204,7 @@ class TailSplitTileScheduler : public BandedTileScheduler {
     const TailSplit split = plan(problem_shape, hw_info, arguments, p);
     if (!split.active()) return 0;
     (void)mma_warp_groups;  // a partial sum is the CTA's tile whatever the warp groups
-    return flags_bytes(split) + size_t{split.partial_slots()} * kCtas *
+    return workspace_flags_bytes(arguments, split) + size_t{split.partial_slots()} * kCtas *
                                     cute::size<0>(TileShape{}) * cute::size<1>(TileShape{}) *
                                     sizeof(ElementAccumulator);
   }
@@ -209,9 +218,10 @@ class TailSplitTileScheduler : public BandedTileScheduler {
                                               cutlass::CudaHostAdapter* adapter = nullptr) {
     Base::Params p;
     const TailSplit split = plan(problem_shape, hw_info, arguments, p);
-    if (!split.active()) return cutlass::Status::kSuccess;
+    const size_t bytes = workspace_flags_bytes(arguments, split);
+    if (bytes == 0) return cutlass::Status::kSuccess;  // no split, or the caller's flags
     (void)mma_warp_groups;
-    return cutlass::zero_workspace(workspace, flags_bytes(split), stream, adapter);
+    return cutlass::zero_workspace(workspace, bytes, stream, adapter);
   }
 
   template <class ProblemShapeMNKL>
@@ -223,8 +233,9 @@ class TailSplitTileScheduler : public BandedTileScheduler {
     Arguments args = arguments;
     args.split_tail = arguments.split_tail && workspace != nullptr;
     p.split = plan(problem_shape_mnkl, hw_info, args, p);
-    p.flags_bytes = static_cast<uint32_t>(flags_bytes(p.split));
-    p.workspace = workspace;
+    const size_t in_workspace = workspace_flags_bytes(args, p.split);
+    p.flags = in_workspace ? static_cast<int*>(workspace) : args.flags;
+    p.parts = static_cast<char*>(workspace) + in_workspace;
     return p;
   }
 
@@ -289,8 +300,8 @@ class TailSplitTileScheduler : public BandedTileScheduler {
     if (!w.partial && w.peers == 0) return;
     CUTLASS_ASSERT(num_barriers <= kMaxWarpGroups);
     const uint32_t thread = threadIdx.x % kThreads;
-    int* flags = static_cast<int*>(params.workspace);
-    uint4* parts = reinterpret_cast<uint4*>(static_cast<char*>(params.workspace) + params.flags_bytes);
+    int* flags = params.flags;
+    uint4* parts = static_cast<uint4*>(params.parts);
     auto region = [&](uint32_t slot) {
       return parts + (size_t{slot} * num_barriers + barrier_idx) * kVectors * kThreads + thread;
     };
@@ -320,6 +331,9 @@ class TailSplitTileScheduler : public BandedTileScheduler {
           asm volatile("ld.global.acquire.gpu.b32 %0, [%1];\n"
                        : "=r"(ready) : "l"(flag(slot)) : "memory");
         } while (ready == 0);
+        // Back to zero for the next launch: the slot's one raise has been seen, and the next
+        // launch that reads the flag comes after this kernel (stream order).
+        asm volatile("st.relaxed.gpu.global.b32 [%0], 0;\n" :: "l"(flag(slot)) : "memory");
       }
       warp_group_sync(barrier_idx);
       const uint4* in = region(slot);
@@ -350,6 +364,14 @@ class TailSplitTileScheduler : public BandedTileScheduler {
   static size_t flags_bytes(TailSplit const& split) {
     const size_t bytes = size_t{split.partial_slots()} * kCtas * kMaxWarpGroups * sizeof(int);
     return (bytes + 127) / 128 * 128;
+  }
+
+  // The flags' bytes at the start of the workspace: none without a split or where the caller's
+  // buffer holds them.
+  static size_t workspace_flags_bytes(Arguments const& arguments, TailSplit const& split) {
+    if (!split.active()) return 0;
+    const size_t bytes = flags_bytes(split);
+    return arguments.flags != nullptr && bytes <= arguments.flags_capacity ? 0 : bytes;
   }
 
   // The 128 threads of consumer warp group `idx` (CUTLASS reserves two named barriers for this).
