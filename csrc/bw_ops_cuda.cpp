@@ -277,11 +277,14 @@ gemm::Status enqueue(const KernelEntry& entry, GemmArgs g, const at::Tensor& lik
   if (launch) attach_split_flags(g, entry.config, like, stream);
   const size_t ws_bytes = entry.ops.workspace_size(g);
   if (ws_bytes_out) *ws_bytes_out = ws_bytes;
+  // A dry run always gets a workspace (a byte where the kernel needs none), as CUTLASS's host
+  // steps had it when the dry runs of the sm100 kernels were checked on the H200.
   at::Tensor workspace;
-  if (ws_bytes > 0) {
-    workspace = at::empty({static_cast<int64_t>(ws_bytes)}, like.options().dtype(at::kByte));
+  if (ws_bytes > 0 || !launch) {
+    workspace = at::empty({static_cast<int64_t>(std::max<size_t>(ws_bytes, 1))},
+                          like.options().dtype(at::kByte));
   }
-  return entry.ops.run(g, ws_bytes ? workspace.data_ptr() : nullptr, stream, launch);
+  return entry.ops.run(g, workspace.defined() ? workspace.data_ptr() : nullptr, stream, launch);
 }
 
 void launch(const Route& r, const at::Tensor& like, const char* op) {
