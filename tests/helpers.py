@@ -191,22 +191,30 @@ def kernel_params(kernels, why_none: str):
     return [pytest.param(k, id=k["name"]) for k in kernels]
 
 
-def fp8_op_twice(m, n, k, beta, seed):
+def fp8_linear_call(m, n, k, beta, seed):
     """An FP8 e4m3 -> bf16 call of the public op as a Linear layer makes it (a (m, k) @ W.T with
-    W (n, k), scales 0.5 and 1.5, C with `beta` unless beta == 0), on fresh random data:
-    returns (the planner's path from _C.explain, the fp64 reference, the op's output of two
-    calls, each into a block poisoned beforehand)."""
-    from blackwell_ops import _C, gemm_axpby
+    W (n, k), scales 0.5 and 1.5, C with `beta` unless beta == 0), on fresh random data: returns
+    ((a, b, c, scale_a, scale_b), the fp64 reference, a function that calls the op on them)."""
+    from blackwell_ops import gemm_axpby
     g = torch.Generator(device="cuda").manual_seed(seed)
     a = rand_input((m, k), torch.float8_e4m3fn, "cuda", g)
     b = rand_input((k, n), torch.float8_e4m3fn, "cuda", g, transposed=True)
     c = rand_input((m, n), torch.bfloat16, "cuda", g) if beta != 0 else None
     sa, sb = scale_tensor(0.5), scale_tensor(1.5)
-    path = _C.explain(a, b, c, 1.0, beta, torch.bfloat16, sa, sb)
     ref = reference(a, b, c, scaled_alpha(1.0, sa, sb), beta)
+    call = lambda: gemm_axpby(a, b, c, beta=beta, scale_a=sa, scale_b=sb,  # noqa: E731
+                              out_dtype=torch.bfloat16)
+    return (a, b, c, sa, sb), ref, call
+
+
+def fp8_op_twice(m, n, k, beta, seed):
+    """fp8_linear_call's call made twice, each into a block poisoned beforehand: returns (the
+    planner's path from _C.explain, the fp64 reference, the two outputs)."""
+    from blackwell_ops import _C
+    (a, b, c, sa, sb), ref, call = fp8_linear_call(m, n, k, beta, seed)
+    path = _C.explain(a, b, c, 1.0, beta, torch.bfloat16, sa, sb)
     outs = []
     for _ in range(2):
         poison_next_alloc((m, n), torch.bfloat16, "cuda")
-        outs.append(gemm_axpby(a, b, c, beta=beta, scale_a=sa, scale_b=sb,
-                               out_dtype=torch.bfloat16))
+        outs.append(call())
     return path, ref, outs

@@ -12,8 +12,9 @@ import pytest
 import torch
 
 from blackwell_ops import _C, gemm_axpby
-from helpers import (activation_tolerance, assert_close, fp8_op_twice, fused_reference, gpu_arch,
-                     kernel_dtype, kernel_params, kernel_tolerance, kernels_for_this_gpu,
+from helpers import (activation_tolerance, assert_close, fp8_linear_call, fp8_op_twice,
+                     fused_reference, gpu_arch, kernel_dtype, kernel_params, kernel_tolerance,
+                     kernels_for_this_gpu,
                      out_tolerance, poison_next_alloc, rand_input, reference, scale_tensor,
                      scaled_alpha)
 
@@ -236,14 +237,10 @@ def test_op_splits_deep_tiles_below_a_wave(m, n, k, cluster, with_c):
 _FLAGS_SHAPE = (16, 4096, 14336)
 
 
-def _fp8_call(seed, m=_FLAGS_SHAPE[0], n=_FLAGS_SHAPE[1], k=_FLAGS_SHAPE[2]):
-    """Fresh FP8 operands (x @ W.T), their fp64 reference, and a call of the public op on them."""
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    a = rand_input((m, k), torch.float8_e4m3fn, "cuda", g)
-    b = rand_input((k, n), torch.float8_e4m3fn, "cuda", g, transposed=True)
-    sa, sb = scale_tensor(0.5), scale_tensor(1.5)
-    call = lambda: gemm_axpby(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)  # noqa: E731
-    return (a, b, sa, sb), reference(a, b, None, scaled_alpha(1.0, sa, sb)), call
+def _fp8_call(seed):
+    """Fresh FP8 operands at _FLAGS_SHAPE, their fp64 reference, a call of the op (no C)."""
+    (a, b, _, sa, sb), ref, call = fp8_linear_call(*_FLAGS_SHAPE, 0.0, seed)
+    return (a, b, sa, sb), ref, call
 
 
 def _splitting_path():
