@@ -36,7 +36,9 @@ Our op's answer is checked first (exit status 1 if wrong): against an fp32 refer
 inputs, an fp64 one of the exact upcast inputs for FP8/INT8/TF32 (INT8 -> int32 must be equal).
 Each provider is warmed up, then timed --reps times with the L2 flushed before every run (CUDA
 events; wall clock on CPU); the median and 20/80 quantiles are kept. Compile time is reported
-separately.
+separately. With --graphs (GPU) every provider's call is captured once in a CUDA graph and its
+replays are timed instead, as decode loops and torch.compile's mode="reduce-overhead" run them;
+our op's answer is then checked again from a replay.
 
 Writes <out>/results.json, results.csv, tflops.png, speedup.png, table.txt and command.txt, and
 prints the table last: ms, TFLOP/s (TOP/s for INT8), % of the measured peak of the case's input
@@ -432,9 +434,24 @@ def machine_facts(device: str) -> dict:
 
 # ----------------------------------------------------------------------------- running
 
-def run_case(case, device, names, timer, reps, warmup):
+def run_case(case, device, names, timer, reps, warmup, graphs=False):
     with tf32_matmuls(case.tf32):  # compiled peers are compiled inside too
-        return _run_case(case, device, names, timer, reps, warmup)
+        return _run_case(case, device, names, timer, reps, warmup, graphs)
+
+
+def graphed(fn):
+    """fn's call captured in a CUDA graph (after warm-up calls on a side stream, as
+    torch.cuda.graph's docs ask): (the graph's replay, the captured output)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(2):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = fn()
+    return graph.replay, out
 
 
 def case_providers(case: suites.Case, a, b, c, bias, x, out_dt, scales, names=None) -> dict:
@@ -456,7 +473,7 @@ def tolerance(case: suites.Case, out_dt) -> float:
     return TF32_TOL if case.tf32 else TOL[out_dt]
 
 
-def _run_case(case, device, names, timer, reps, warmup):
+def _run_case(case, device, names, timer, reps, warmup, graphs=False):
     a, b, c, out_dt = make_operands(case, device)
     bias, x = make_fused_extras(case, device, out_dt) if case.fused else (None, None)
     scales = make_scales(case, device)
@@ -501,11 +518,41 @@ def _run_case(case, device, names, timer, reps, warmup):
         row["results"][name] = {"rel_err": answer_err}
         if name.startswith("compile"):
             row["results"][name]["compile_s"] = first
+    if graphs:
+        runnable = _graph_providers(runnable, row, ref, tol, ref_dt, out_dt, case)
     for name, times in interleaved_times(runnable, timer, reps, warmup).items():
         row["results"][name].update(median_ms=statistics.median(times),
                                     p20_ms=quantile(times, 0.2), p80_ms=quantile(times, 0.8))
     del ref
     return row
+
+
+def _graph_providers(fns: dict, row: dict, ref, tol, ref_dt, out_dt, case) -> dict:
+    """--graphs: {name: replay of fn captured in a CUDA graph}; a provider that cannot be captured
+    is reported and left out. Our op's captured output is poisoned, replayed and checked again
+    (row["correct"] then needs both answers)."""
+    replays = {}
+    for name, fn in fns.items():
+        try:
+            replay, out = graphed(fn)
+        except Exception as e:  # noqa: BLE001 - reported like a peer that cannot run the case
+            row["results"][name] = {"error": f"graph capture: {type(e).__name__}: "
+                                             f"{str(e).splitlines()[0][:200]}"}
+            continue
+        replays[name] = replay
+        if name == "bw":
+            out = out[0] if (case.fused and case.return_y) else out
+            if out.is_floating_point():
+                out.fill_(float("nan"))
+            else:
+                out.fill_(-2**31)
+            replay()
+            torch.cuda.synchronize()
+            err = _rel_err(out, ref)
+            row["graph_rel_err"] = err
+            row["correct"] = row["correct"] and bool(torch.isfinite(out).all()) and (
+                torch.equal(out.to(ref_dt), ref) if out_dt == torch.int32 else err <= tol)
+    return replays
 
 
 TIMING_ROUNDS = 5
@@ -731,6 +778,9 @@ def main(argv=None) -> int:
                    help="start no new case after S seconds (the report says which were left out)")
     p.add_argument("--replot", type=pathlib.Path, metavar="DIR",
                    help="redraw DIR's plots from its results.json, measuring nothing")
+    p.add_argument("--graphs", action="store_true",
+                   help="time CUDA graph replays of each provider's call (captured once per case) "
+                        "instead of eager calls; GPU only")
     p.add_argument("--list", action="store_true",
                    help="print the suite's cases and the peers each is measured against, and "
                         "exit (no GPU needed)")
@@ -763,12 +813,14 @@ def main(argv=None) -> int:
             print(f"--device cpu: leaving out {len(cases) - len(runnable)} GPU-only "
                   "(FP8/INT8/TF32) cases", file=sys.stderr)
         cases = [c for c in runnable if c.dtype in ("float32", "float64")] or runnable
+    if args.graphs and args.device != "cuda":
+        p.error("--graphs needs --device cuda")
     meta = machine_facts(args.device)
     meta["command"] = "python " + " ".join(shlex.quote(x) for x in
                                            [os.path.relpath(__file__, ROOT)] + (argv or sys.argv[1:]))
     names = ["bw"] + list(dict.fromkeys(n for case in cases
                                         for n in applicable_peers(case, peer_names)))
-    meta.update(suite=args.suite, reps=reps, warmup=warmup, providers=names,
+    meta.update(suite=args.suite, reps=reps, warmup=warmup, providers=names, graphs=args.graphs,
                 l2_flush_bytes=L2_FLUSH_BYTES if args.device == "cuda" else 0)
     # The bf16 peak always (as before); the FP8/INT8/TF32 ones where the run has such cases.
     classes = list(dict.fromkeys(["bf16"] + [c.input_class for c in cases]))
@@ -793,7 +845,7 @@ def main(argv=None) -> int:
             break
         if it is cases:
             print(f"[{i + 1}/{len(cases)}] {case.name}", file=sys.stderr, flush=True)
-        rows.append(run_case(case, args.device, peer_names, timer, reps, warmup))
+        rows.append(run_case(case, args.device, peer_names, timer, reps, warmup, args.graphs))
         torch._dynamo.reset()  # keep compile caches from piling up across shapes
         if args.out:  # partial results survive an interrupted run
             args.out.mkdir(parents=True, exist_ok=True)
@@ -803,6 +855,10 @@ def main(argv=None) -> int:
     if args.out:
         write_outputs(args.out, rows, meta, geomean)
     table = print_table(rows, geomean, peaks)
+    if args.graphs:
+        note = "timed as CUDA graph replays (--graphs), the L2 flushed before each"
+        print(note)
+        table += "\n" + note
     if meta.get("left_out"):
         left = f"left out by --time-limit: {len(meta['left_out'])} cases: {meta['left_out']}"
         print(left)

@@ -67,6 +67,14 @@ void pin_kernel(const std::string& kernel_name) {
 int64_t split_flags_nonzero(const at::Tensor&) {
   TORCH_CHECK(false, "split_flags_nonzero: this build has no CUDA kernels");
 }
+
+std::tuple<int64_t, int64_t, int64_t> captured_split_flags_state(const at::Tensor&) {
+  TORCH_CHECK(false, "captured_split_flags_state: this build has no CUDA kernels");
+}
+
+std::vector<std::string> graph_node_types(int64_t) {
+  TORCH_CHECK(false, "graph_node_types: this build has no CUDA kernels");
+}
 #endif
 
 }  // namespace bw::ops

@@ -4,6 +4,7 @@
 #include <ATen/ops/from_blob.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAGraphsC10Utils.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <torch/library.h>
 
@@ -230,12 +231,10 @@ void make_context_current(const at::Tensor& like) {
 // launch needs no memset (2.8 us of a 28 us decode call with the memset and the idle gap it
 // adds: docs/results/h200-session24/). One per stream, as launches on one stream run one after
 // the other, never two at once (PyTorch keeps its cuBLAS workspaces per stream for the same
-// reason). None while the stream captures a CUDA graph: a graph may be replayed on any stream,
-// beside other work on this one, so a captured launch keeps its flags in its own workspace and
-// zeroes them there (a memset node in the graph). The buffers live as long as the process,
-// 128 bytes an SM: a split has at most kMaxSplits - 1 = 15 partial slots per CTA of the grid,
-// 2 warp groups each, 4 bytes a flag (gemm/sm90/tile_scheduler.hpp checks the capacity and falls
-// back to the workspace beyond it).
+// reason). Not while the stream captures a CUDA graph (captured_split_flags below). The buffers
+// live as long as the process, 128 bytes an SM: a split has at most kMaxSplits - 1 = 15 partial
+// slots per CTA of the grid, 2 warp groups each, 4 bytes a flag (gemm/sm90/tile_scheduler.hpp
+// checks the capacity and falls back to the workspace beyond it).
 size_t split_flags_bytes(int device) {
   return size_t{128} *
          static_cast<size_t>(at::cuda::getDeviceProperties(device)->multiProcessorCount);
@@ -257,15 +256,99 @@ void* split_flags_of(int device, cudaStream_t stream, bool make) {
   return flags;
 }
 
+// Flags for launches captured into CUDA graphs. A graph may be replayed on any stream, beside
+// other work on the stream it was captured on, so a captured launch cannot use that stream's
+// buffer. Each takes a buffer of its own instead (split_flags_bytes, as the streams'), zeroed
+// once when made, outside any graph, and left zero by every replay, so the graph holds no memset
+// node (until session 25 the flags went in the captured workspace, zeroed by a memset node on
+// every replay). The graph owns the buffer through a CUDA user object; CUDA releases it when the
+// graph and every executable graph instantiated from it are destroyed, after their launches
+// finish, and the release returns the buffer, still zero, to a free list for later captures.
+// Nothing is freed (the release may make no CUDA call). Replays of one executable graph run one
+// after another (CUDA orders them), so a buffer is in use by one launch at a time, unless two
+// executable graphs instantiated from one capture are replayed at once (torch instantiates a
+// capture once).
+struct CapturedFlagsPool {
+  std::mutex mu;
+  std::map<int, std::vector<void*>> free;    // per device: zero, owned by no graph
+  std::map<int, int64_t> made;               // per device: buffers made
+  std::map<int, cudaStream_t> zeroing;       // per device: our stream for the one memset
+};
+
+CapturedFlagsPool& captured_flags_pool() {
+  static auto* pool = new CapturedFlagsPool();  // never freed: releases may come at exit
+  return *pool;
+}
+
+struct CapturedFlags {
+  int device;
+  void* flags;
+};
+
+// The user object's release (a CUDA host callback: no CUDA calls).
+void return_captured_flags(void* owned) {
+  std::unique_ptr<CapturedFlags> f(static_cast<CapturedFlags*>(owned));
+  CapturedFlagsPool& pool = captured_flags_pool();
+  std::lock_guard<std::mutex> lock(pool.mu);
+  pool.free[f->device].push_back(f->flags);
+}
+
+// A zeroed buffer owned by the graph that `stream` captures; null when the capture is not active
+// (an invalidated capture fails anyway; its launch keeps the workspace's flags meanwhile).
+void* captured_split_flags(int device, cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  unsigned long long id = 0;
+  cudaGraph_t graph = nullptr;
+  C10_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &status, &id, &graph));
+  if (status != cudaStreamCaptureStatusActive || graph == nullptr) return nullptr;
+  CapturedFlagsPool& pool = captured_flags_pool();
+  void* flags = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(pool.mu);
+    std::vector<void*>& free = pool.free[device];
+    if (!free.empty()) {
+      flags = free.back();
+      free.pop_back();
+    } else {
+      // As torch's caching allocator allocates during a capture (cudaMallocMaybeCapturing):
+      // this thread in relaxed mode may make the calls a global-mode capture forbids, and none
+      // of them joins the graph. The memset runs on a stream of ours, which no capture holds.
+      const c10::cuda::CUDAStreamCaptureModeGuard relaxed{cudaStreamCaptureModeRelaxed};
+      const size_t bytes = split_flags_bytes(device);
+      cudaStream_t& zeroing = pool.zeroing[device];
+      if (zeroing == nullptr) {
+        C10_CUDA_CHECK(cudaStreamCreateWithFlags(&zeroing, cudaStreamNonBlocking));
+      }
+      C10_CUDA_CHECK(cudaMalloc(&flags, bytes));
+      C10_CUDA_CHECK(cudaMemsetAsync(flags, 0, bytes, zeroing));
+      C10_CUDA_CHECK(cudaStreamSynchronize(zeroing));
+      ++pool.made[device];
+    }
+  }
+  // The user object owns the buffer from here: its release (return_captured_flags) puts it back.
+  auto* owned = new CapturedFlags{device, flags};
+  cudaUserObject_t object = nullptr;
+  const cudaError_t created = cudaUserObjectCreate(&object, owned, return_captured_flags, 1,
+                                                   cudaUserObjectNoDestructorSync);
+  if (created != cudaSuccess) return_captured_flags(owned);
+  C10_CUDA_CHECK(created);
+  const cudaError_t retained =
+      cudaGraphRetainUserObject(graph, object, 1, cudaGraphUserObjectMove);
+  if (retained != cudaSuccess) cudaUserObjectRelease(object, 1);
+  C10_CUDA_CHECK(retained);
+  return flags;
+}
+
 void attach_split_flags(GemmArgs& g, const gemm::KernelConfig& k, const at::Tensor& like,
                         cudaStream_t stream) {
   if (k.scheduler != gemm::TileScheduler::TailSplit) return;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   C10_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-  if (capture != cudaStreamCaptureStatusNone) return;
   const int device = like.device().index();
-  g.sched.split_flags = split_flags_of(device, stream, /*make=*/true);
-  g.sched.split_flags_bytes = split_flags_bytes(device);
+  g.sched.split_flags = capture == cudaStreamCaptureStatusNone
+                            ? split_flags_of(device, stream, /*make=*/true)
+                            : captured_split_flags(device, stream);
+  g.sched.split_flags_bytes = g.sched.split_flags ? split_flags_bytes(device) : 0;
 }
 
 // Runs kernel `entry` on g on the current stream of like's device (launch == false: the host
@@ -648,16 +731,59 @@ std::string explain_gemm_axpby(const at::Tensor& a, const at::Tensor& b,
   return explain_route(r, used, "composite (cuBLAS)", padded);
 }
 
+namespace {
+
+int64_t nonzero_words(void* flags, int device, const at::Tensor& like) {
+  const at::Tensor words = at::from_blob(
+      flags, {static_cast<int64_t>(split_flags_bytes(device) / sizeof(int))},
+      like.options().dtype(at::kInt));
+  return words.ne(0).sum().item<int64_t>();
+}
+
+}  // namespace
+
 int64_t split_flags_nonzero(const at::Tensor& like) {
   TORCH_CHECK(like.is_cuda(), "split_flags_nonzero: a CUDA tensor names the device");
   const int device = like.device().index();
   void* flags = split_flags_of(
       device, at::cuda::getCurrentCUDAStream(device).stream(), /*make=*/false);
-  if (flags == nullptr) return -1;
-  const at::Tensor words = at::from_blob(
-      flags, {static_cast<int64_t>(split_flags_bytes(device) / sizeof(int))},
-      like.options().dtype(at::kInt));
-  return words.ne(0).sum().item<int64_t>();
+  return flags == nullptr ? -1 : nonzero_words(flags, device, like);
+}
+
+std::tuple<int64_t, int64_t, int64_t> captured_split_flags_state(const at::Tensor& like) {
+  TORCH_CHECK(like.is_cuda(), "captured_split_flags_state: a CUDA tensor names the device");
+  const int device = like.device().index();
+  std::vector<void*> free;
+  int64_t made = 0;
+  {
+    CapturedFlagsPool& pool = captured_flags_pool();
+    std::lock_guard<std::mutex> lock(pool.mu);
+    free = pool.free[device];
+    made = pool.made[device];
+  }
+  int64_t nonzero = 0;
+  for (void* flags : free) nonzero += nonzero_words(flags, device, like);
+  return {made, static_cast<int64_t>(free.size()), nonzero};
+}
+
+std::vector<std::string> graph_node_types(int64_t graph_handle) {
+  TORCH_CHECK(graph_handle != 0, "graph_node_types: graph is null");
+  auto graph = reinterpret_cast<cudaGraph_t>(static_cast<intptr_t>(graph_handle));
+  size_t count = 0;
+  C10_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  if (count > 0) C10_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  std::vector<std::string> types;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    C10_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+    types.push_back(type == cudaGraphNodeTypeKernel   ? "kernel"
+                    : type == cudaGraphNodeTypeMemset ? "memset"
+                    : type == cudaGraphNodeTypeMemcpy ? "memcpy"
+                    : type == cudaGraphNodeTypeEmpty  ? "empty"
+                                                      : "other");
+  }
+  return types;
 }
 
 void pin_kernel(const std::string& kernel_name) {

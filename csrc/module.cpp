@@ -246,6 +246,12 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "How many of the tail-split kernels' flags of the current stream of like's device are "
         "not zero (each launch leaves them zero), or -1 where the stream has none yet. For "
         "tests.");
+  m.def("captured_split_flags_state", &bw::ops::captured_split_flags_state, py::arg("like"),
+        "The tail-split flags buffers of launches captured into CUDA graphs on like's device: "
+        "(made, free: owned by no graph, flags not zero in the free ones). For tests.");
+  m.def("graph_node_types", &bw::ops::graph_node_types, py::arg("graph"),
+        "The type of each node of a CUDA graph (torch.cuda.CUDAGraph(keep_graph=True)"
+        ".raw_cuda_graph()): 'kernel', 'memset', 'memcpy', 'empty' or 'other'. For tests.");
   m.def("run_kernel", &run_kernel_py, py::arg("a"), py::arg("b"), py::arg("c"), py::arg("alpha"),
         py::arg("beta"), py::arg("out_dtype"), py::arg("kernel"), py::arg("launch"),
         py::arg("schedule") = py::none(), py::arg("scale_a") = py::none(),

@@ -8,6 +8,9 @@ along K, csrc/gemm/tile_order.hpp) on problems whose plan splits: every piece's 
 reaches its tile once, bit for bit the same on every run, after whole waves and below a wave;
 and the op's FP8 calls below a wave of deep tiles take a tail-split kernel.
 Marked gpu: skipped, with the reason, without a GPU."""
+import gc
+import time
+
 import pytest
 import torch
 
@@ -231,8 +234,9 @@ def test_op_splits_deep_tiles_below_a_wave(m, n, k, cluster, with_c):
 
 # The flags of the tail split (csrc/gemm/sm90/tile_scheduler.hpp): an eager launch keeps them in a
 # buffer of its stream that every launch leaves zero (csrc/bw_ops_cuda.cpp, attach_split_flags),
-# so it needs no memset; a CUDA graph capture keeps them in the call's workspace and zeroes them
-# there. 16 x 4096 x 14336 (Llama-3 8B's down projection at decode) splits on the swapped
+# so it needs no memset; a launch captured into a CUDA graph takes a buffer of its own, zeroed when
+# made and owned by the graph (captured_split_flags), so the graph needs no memset either.
+# 16 x 4096 x 14336 (Llama-3 8B's down projection at decode) splits on the swapped
 # 16-token kernel or, without one, the 128x128 twins.
 _FLAGS_SHAPE = (16, 4096, 14336)
 
@@ -290,30 +294,52 @@ def test_split_flags_per_stream():
             assert_close(d, calls[i][1], tol, f"stream {i} call {j}: {path}")
 
 
-def test_split_in_a_cuda_graph_replays_with_new_data():
-    """A splitting call captured in a CUDA graph (its flags in its workspace, zeroed by a memset
-    node), replayed with new data in the captured inputs and NaN in the captured output, gives
-    the new data's answer each time."""
+def test_split_in_a_cuda_graph_has_no_memset_and_gives_its_flags_back():
+    """Each splitting call captured in a CUDA graph takes a flags buffer of its own (from the free
+    list, else made and zeroed outside the graph), so the graph holds kernels and no memset node;
+    replays with new data in the captured inputs and NaN in the captured outputs give each call
+    the new data's answer; destroying the graph puts its buffers back on
+    the free list with every flag zero. More calls are captured than buffers are free, so two are
+    made during the capture (cudaMalloc under a global-mode capture) and the rest reused."""
     path = _splitting_path()
     tol = out_tolerance(torch.float8_e4m3fn, torch.bfloat16)
-    (a, b, sa, sb), _, call = _fp8_call(300)
+    (a, b, sa, sb), _, call = _fp8_call(500)
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):  # warm-up outside capture
         call()
     torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
+    torch.cuda.synchronize()
+    gc.collect()
+    made0, free0, _ = _C.captured_split_flags_state(a)
+    calls = free0 + 2
+    graph = torch.cuda.CUDAGraph(keep_graph=True)
     with torch.cuda.graph(graph):
-        d = call()
+        outs = [call() for _ in range(calls)]
+    types = _C.graph_node_types(graph.raw_cuda_graph())
+    assert "memset" not in types and types.count("kernel") >= calls, f"{path}: nodes {types}"
+    made1, free1, _ = _C.captured_split_flags_state(a)
+    assert (made1 - made0, free1) == (2, 0), (made0, free0, made1, free1)
+    graph.instantiate()
     for replay in range(3):
-        (a2, b2, _, _), _, _ = _fp8_call(400 + replay)
+        (a2, b2, _, _), _, _ = _fp8_call(600 + replay)
         a.copy_(a2)
         b.copy_(b2)
-        d.fill_(float("nan"))
+        for d in outs:
+            d.fill_(float("nan"))
         graph.replay()
         torch.cuda.synchronize()
-        assert_close(d, reference(a, b, None, scaled_alpha(1.0, sa, sb)), tol,
-                     f"replay {replay}: {path}")
+        ref = reference(a, b, None, scaled_alpha(1.0, sa, sb))
+        for i, d in enumerate(outs):
+            assert_close(d, ref, tol, f"replay {replay} call {i}: {path}")
+    del graph
+    gc.collect()
+    torch.cuda.synchronize()
+    deadline = time.monotonic() + 10.0  # CUDA releases user objects asynchronously
+    while _C.captured_split_flags_state(a)[1] < calls and time.monotonic() < deadline:
+        time.sleep(0.01)
+    made2, free2, nonzero = _C.captured_split_flags_state(a)
+    assert (made2, free2, nonzero) == (made1, calls, 0), (made1, calls, made2, free2, nonzero)
 
 
 _PP6464 = "sm90_e4m3_bf16_ak_bk_64x64x128_c1x1_pingpong_axpby"

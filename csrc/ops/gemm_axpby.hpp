@@ -9,6 +9,7 @@
 #include <optional>
 #include <tuple>
 #include <string>
+#include <vector>
 
 #include "gemm/types.hpp"
 
@@ -110,6 +111,16 @@ void pin_kernel(const std::string& kernel_name);
 // (every launch leaves them zero), or -1 where the stream has none yet. For tests; CUDA builds
 // only.
 int64_t split_flags_nonzero(const at::Tensor& like);
+
+// The flags buffers of launches captured into CUDA graphs on like's device (bw_ops_cuda.cpp,
+// captured_split_flags): (made so far, free now: owned by no graph, flags not zero in the free
+// ones, read on the current stream). For tests; CUDA builds only.
+std::tuple<int64_t, int64_t, int64_t> captured_split_flags_state(const at::Tensor& like);
+
+// The type of each node of a CUDA graph (a cudaGraph_t as an integer, as
+// torch.cuda.CUDAGraph(keep_graph=True).raw_cuda_graph() gives it): "kernel", "memset", "memcpy",
+// "empty" or "other". For tests; CUDA builds only.
+std::vector<std::string> graph_node_types(int64_t graph_handle);
 
 // "torch.float16" etc., as Python prints a dtype.
 std::string dtype_str(at::ScalarType t);
