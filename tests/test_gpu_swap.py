@@ -88,3 +88,20 @@ def test_op_takes_a_swapped_kernel_at_decode(m, n, k):
     assert_close(outs[0], ref, kernel_tolerance(_SWAPPED_E4M3[path[len("kernel: "):]]),
                  f"op {m}x{n}x{k}: {path}")
     assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"
+
+
+@pytest.mark.skipif(not _SWAPPED_E4M3, reason="no compiled sm90 swapped e4m3 -> bf16 kernel "
+                    "(or no H100/H200)")
+@pytest.mark.parametrize("m,n,k", [(80, 14336, 4096), (128, 14336, 4096), (96, 4096, 14336)])
+def test_op_takes_a_wide_swapped_kernel(m, n, k):
+    """At 65-128 rows the planner takes the 96- or 128-token swapped tile where its tiles fill
+    3/4 of a wave (Llama-3 8B's up projection) or the 96-token one at K >= 8192 (down), when it
+    is compiled: against the fp64 reference, the same bits on a second call."""
+    want = "96x128x128" if m <= 96 else "128x128x128"
+    if not any(name[len("sm90_e4m3_bf16_ak_bk_"):].startswith(want) for name in _SWAPPED_E4M3):
+        pytest.skip(f"no swapped {want} e4m3 -> bf16 kernel compiled here")
+    path, ref, outs = fp8_op_twice(m, n, k, 0.5, seed=m + n)
+    assert path.startswith(f"kernel: sm90_e4m3_bf16_ak_bk_{want}") and "_swapab_" in path, path
+    assert_close(outs[0], ref, kernel_tolerance(_SWAPPED_E4M3[path[len("kernel: "):]]),
+                 f"op {m}x{n}x{k}: {path}")
+    assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"

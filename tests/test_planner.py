@@ -369,23 +369,31 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
 
 @pytest.mark.parametrize("m,n,k,with_c,kernel", [
     # M <= 64: the smallest swapped tile (D^T = B^T A^T) holding the call's rows, with C or
-    # without, split along K below a wave where its tail-split plan splits (the down shapes)
-    (1, 14336, 4096, False, "16x128x128_c1x1_coop_ts_swapab_axpby"),
-    (16, 14336, 4096, False, "16x128x128_c1x1_coop_ts_swapab_axpby"),
-    (17, 4096, 14336, True, "32x128x128_c1x1_coop_ts_swapab_axpby"),
-    (32, 14336, 4096, True, "32x128x128_c1x1_coop_ts_swapab_axpby"),
-    (33, 14336, 4096, False, "64x128x128_c1x1_coop_ts_swapab_axpby"),
-    (64, 14336, 4096, True, "64x128x128_c1x1_coop_ts_swapab_axpby"),
-    (16, 4096, 14336, False, "16x128x128_c1x1_coop_ts_swapab_axpby"),
-    (64, 4096, 14336, True, "64x128x128_c1x1_coop_ts_swapab_axpby"),
-    # 65-128 rows whose 64x64 tiles fill 3/4 to 1 wave, K <= 16384: the 64x64 ping-pong tile
+    # without, split along K below a wave where its tail-split plan splits (the down shapes),
+    # the weights loaded evict-first (coop_stream) rather than plainly (coop, also in `all`)
+    (1, 14336, 4096, False, "16x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (16, 14336, 4096, False, "16x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (17, 4096, 14336, True, "32x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (32, 14336, 4096, True, "32x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (33, 14336, 4096, False, "64x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (64, 14336, 4096, True, "64x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (16, 4096, 14336, False, "16x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (64, 4096, 14336, True, "64x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    # 65-128 rows: a swapped tile where its tiles fill 3/4 of a wave, or the 96-token one at
+    # K >= 8192 (session 28)
+    (80, 14336, 4096, False, "96x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (96, 14336, 4096, True, "96x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (128, 14336, 4096, False, "128x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (80, 4096, 14336, False, "96x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (80, 3584, 8192, True, "96x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    # else, whose 64x64 tiles fill 3/4 to 1 wave, K <= 16384: the 64x64 ping-pong tile
     (128, 4096, 4096, False, "64x64x128_c1x1_pingpong_axpby"),
-    (80, 3584, 8192, True, "64x64x128_c1x1_pingpong_axpby"),
+    (80, 4096, 4096, True, "64x64x128_c1x1_pingpong_axpby"),
     (128, 4096, 14336, True, "64x64x128_c1x1_pingpong_axpby"),
     (128, 4096, 16400, False, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),  # deeper: split
     (128, 2048, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),  # half a wave
     # one row of 128-row tiles: the cluster along N
-    (128, 14336, 4096, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),
+    (128, 12288, 2048, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),
     # two rows and more: cluster 2x1 as before, its twin where that splits (32 cluster tiles)
     (256, 14336, 4096, False, "128x128x128_c2x1_coop_fp8overlap_axpby"),
     (256, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_ts_axpby"),

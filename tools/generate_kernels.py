@@ -59,6 +59,10 @@ SCHEDULES = {
     # A tuning candidate: the planner never picks it (csrc/gemm/heuristics.cpp).
     "coop_fastaccum": (90, "bw::gemm::sm90::CooperativeFastAccum",
                        "Schedule::Sm90CooperativeFastAccum"),
+    # Swapped kernels without a cluster: CUTLASS's A, the call's weights, which such a kernel
+    # reads once, loaded with the L2 evict-first hint (csrc/gemm/sm90/streamed_a.hpp).
+    "coop_stream": (90, "bw::gemm::sm90::CooperativeStreamedA",
+                    "Schedule::Sm90CooperativeStreamedA"),
     "1sm": (100, "bw::gemm::sm100::OneSm", "Schedule::Sm100_1Sm"),
     "2sm": (100, "bw::gemm::sm100::TwoSm", "Schedule::Sm100_2Sm"),
 }
@@ -166,12 +170,17 @@ class Kernel:
             # CUTLASS's tile is (tile[1], tile[0]): the cooperative schedule's two warp groups
             # split its M, 128 rows; the call's M (the MMA's N) takes 8-256 in steps of 8.
             assert (self.arch == 90 and self.epilogue in PLAIN_EPILOGUES and not self.epi_tile
-                    and self.schedule == "coop" and self.tile[1] == 128
+                    and self.schedule in ("coop", "coop_stream") and self.tile[1] == 128
                     and self.tile[0] % 8 == 0 and self.tile[0] <= 256), \
                 f"{self.name}: a swapped kernel is sm90 cooperative, 128 wide, plain epilogue"
+        if self.schedule == "coop_stream":
+            # evict-first is right only for an operand no two CTAs read: the swapped kernels'
+            # weights (each tile covers all of the call's rows); plain TMA loads, no multicast
+            assert self.swap_ab and self.cluster == (1, 1), \
+                f"{self.name}: coop_stream is for swapped kernels without a cluster"
         if self.scheduler == "tailsplit":
             # fixup() runs in CUTLASS's cooperative kernel (the ping-pong one never calls it)
-            assert self.schedule in ("coop", "coop_fp8overlap"), \
+            assert self.schedule in ("coop", "coop_fp8overlap", "coop_stream"), \
                 f"{self.name}: the tail split is sm90 cooperative only"
 
 
@@ -354,8 +363,29 @@ _SM90_FP8_CANDIDATES = [
 # e4m3 -> bf16 call of M <= 64). The 64x64 ping-pong ran 30.6 us at 64 and 128 x 4096 x 14336
 # (sw64 31.2, the planner's 128x128 twin 33.4 at M = 128): a lead for M = 65-128, taken below.
 _SM90_FP8_SMALL = dict(tile=(64, 128, 128), cluster=(1, 2), schedule="pingpong")
-_SM90_FP8_SWAP = [dict(tile=(t, 128, 128), cluster=(1, 1), schedule="coop", scheduler="tailsplit",
-                       swap_ab=True) for t in (16, 32, 64)]
+# Session 28 (docs/results/h200-session28/time_run116.txt, ncu_run116.txt): the swapped tiles
+# load the weights evict-first (schedule coop_stream, csrc/gemm/sm90/streamed_a.hpp). After the
+# benchmarks' flush (256 MiB written, so the L2 holds dirty lines), the weight stream of the
+# plain kernels made the L2 write back 20-23 MB during each call, evict-first 6-8 MB (cuBLAS
+# 17-23 MB); side by side (us, M = 1 / 16 / 32 / 64):
+#                                           up (N 14336, K 4096)       down (N 4096, K 14336)
+#   _scaled_mm                                24.8 / 24.3 / 25.1 / 26.0  26.7 / 27.0 / 25.2 / 25.7
+#   swapped, plain loads (coop)               26.1 / 26.1 / 26.4 / 26.9  29.1 / 29.1 / 29.7 / 30.5
+#   swapped, weights evict-first (coop_stream) 23.2 / 23.4 / 23.7 / 24.0  26.2 / 26.3 / 26.8 / 27.7
+# With the L2 flushed by a read instead (clean lines) the two ran alike (21.1-25.5 us). The
+# plain-load tiles stay in `all` as the control. Wider swapped tiles, 96 and 128 tokens, then
+# beat the planner's kernels at M = 65-128 where their tiles fill a wave or K is deep (us,
+# time_run117.txt; the planner's rule in csrc/gemm/heuristics.cpp):
+#                     80 / 96 / 128 x 14336 x 4096   80 / 96 / 128 x 4096 x 14336   128 x 4096 x 4096
+#   _scaled_mm             25.3 / 25.4 / 25.8             25.7 / 26.0 / 27.5               12.6
+#   swapped, 96 tokens     24.0 / 23.9                    28.8 / 28.8
+#   swapped, 128 tokens    25.7 / 25.9 / 24.5             30.3 / 30.0 / 30.4               19.6
+#   64x64 ping-pong        45.3 / 41.1 / 35.4             33.9 / 31.1 / 30.8               14.6
+#   128x128 c1x2           28.5 / 28.3 / 27.1             43.8 / 43.7 / 43.9               17.9
+_SM90_FP8_SWAP_PLAIN = [dict(tile=(t, 128, 128), cluster=(1, 1), schedule="coop",
+                             scheduler="tailsplit", swap_ab=True) for t in (16, 32, 64)]
+_SM90_FP8_SWAP = [dict(_SM90_FP8_SWAP_PLAIN[0], schedule="coop_stream", tile=(t, 128, 128))
+                  for t in (16, 32, 64, 96, 128)]
 # Session 24 (docs/results/h200-session24/: time_run106.txt, time2_run107.txt, time_run108.txt)
 # took the 64x64 ping-pong tile (no cluster) into the default set for 65-128 rows whose 64x64
 # tiles fill 3/4 to 1 wave at K <= 16384, which it runs unsplit (us, side by side, run108 after
@@ -376,7 +406,9 @@ _SM90_FP8_SMALL_M = [_SM90_FP8_ROW, *_SM90_FP8_SWAP, dict(_SM90_FP8, scheduler="
 _SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop", scheduler="streamk")
 # all: the 64-row FP8 ping-pong tiles: session 22's default for M <= 64, and session 23's
 # candidates without a cluster (64x128, 64x64).
-_SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1, 1))]
+# all: the swapped tiles with plain loads (session 23's).
+_SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1, 1)),
+                              *_SM90_FP8_SWAP_PLAIN]
 
 # sm100 8-bit and tf32 kernels in the layouts other than x @ W.T, in the default build for the
 # types each training step of an FP8 / INT8 / TF32 layer meets: e4m3 -> bf16 (the forward, x @ W

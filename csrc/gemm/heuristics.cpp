@@ -154,11 +154,25 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
   if (k.swap_ab) {
     // Swapped kernels (D^T = B^T A^T; KernelConfig::swap_ab) where the call's rows fit one tile
     // of them: the smallest such tile before any other kernel, the cluster of one CTA before
-    // two, and the tail-split twin where it splits (session 23, docs/results/h200-session23/).
-    // Elsewhere last: at M beyond 64 the call fills 64- and 128-row MMAs as they are.
+    // two, the tail-split twin where it splits (session 23, docs/results/h200-session23/), and
+    // the weights loaded evict-first before plain loads (session 28: 2.9-3.1 us less at M = 1-64
+    // after the benchmarks' L2 flush, alike after a clean one; docs/results/h200-session28/).
+    // At 65-128 rows (the 96- and 128-token tiles, session 28, time_run117.txt there) only
+    // where measured to pay: where its tiles fill 3/4 of a wave (Llama-8B up, 80 / 96 / 128 x
+    // 14336 x 4096: 24.0 / 23.9 / 24.5 us against 28.5 / 28.1 / 26.8 on the 128x128 c1x2 tile,
+    // _scaled_mm 25.3-25.8), and for the 96-token tile at K >= 8192 (80 / 96 x 4096 x 14336:
+    // 28.8 against 33.7 / 30.9 on the 64x64 ping-pong; 80 x 3584 x 8192: 21.5 against 22.7).
+    // Not at 128 x 4096 x 4096 (19.6 against 14.6: 32 tiles split in short k-ranges) nor 128 x
+    // 4096 x 14336 (30.4 against 30.8, alike). Elsewhere last.
     if (g.m > k.tile_m) return 100;
+    if (g.m > 64) {
+      const bool wave = 4 * ceil_div(g.n, k.tile_n) * g.l >= 3 * sm_count_of(g);
+      const bool deep = k.tile_m <= 96 && g.k >= 8192;
+      if (!wave && !deep) return 100;
+    }
     const int split = k.scheduler != TileScheduler::TailSplit ? 0 : tail_split_pays(g, k) ? -1 : 1;
-    return -20 + k.tile_m / 4 + (k.cluster_m * k.cluster_n > 1 ? 1 : 0) + split;
+    const int plain_loads = k.schedule == Schedule::Sm90CooperativeStreamedA ? 0 : 1;
+    return -40 + k.tile_m / 4 + (k.cluster_m * k.cluster_n > 1 ? 1 : 0) + split + plain_loads;
   }
   if (device_arch == 90 && is_fp8(g.ab)) {
     // FP8: the overlapped-promotion mainloop first (measured 8-19% faster than CUTLASS's on the

@@ -11,6 +11,7 @@
 
 #include "gemm/cutlass_gemm.cuh"
 #include "gemm/sm90/fp8_overlapped_promotion.hpp"
+#include "gemm/sm90/streamed_a.hpp"
 #include "gemm/sm90/tile_scheduler.hpp"
 
 namespace bw::gemm::sm90 {
@@ -25,6 +26,11 @@ struct Cooperative {
 // FP8 only: the accurate mainloop with its promotion overlapped (fp8_overlapped_promotion.hpp).
 struct CooperativeFp8Overlap : Cooperative {
   template <class Built> using MainloopOf = Fp8OverlappedPromotion<Built>;
+};
+// Swapped kernels without a cluster: CUTLASS's A (the call's weights, read once) loaded with the
+// L2 evict-first hint (streamed_a.hpp).
+struct CooperativeStreamedA : Cooperative {
+  template <class Built> using MainloopOf = StreamedA<Built>;
 };
 // FP8 only: no promotion of the wgmma accumulator (torch._scaled_mm's use_fast_accum=True).
 struct CooperativeFastAccum : Cooperative {
