@@ -386,6 +386,9 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
     (128, 14336, 4096, False, "128x128x128_c1x1_coop_stream_ts_swapab_axpby"),
     (80, 4096, 14336, False, "96x128x128_c1x1_coop_stream_ts_swapab_axpby"),
     (80, 3584, 8192, True, "96x128x128_c1x1_coop_stream_ts_swapab_axpby"),
+    (96, 12672, 4096, False, "96x128x128_c1x1_coop_stream_ts_swapab_axpby"),  # 99 tiles: 3/4
+    (96, 12544, 4096, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),  # 98 tiles: short of it
+    (97, 4096, 14336, False, "64x64x128_c1x1_pingpong_axpby"),  # deep, but past the 96 tile
     # else, whose 64x64 tiles fill 3/4 to 1 wave, K <= 16384: the 64x64 ping-pong tile
     (128, 4096, 4096, False, "64x64x128_c1x1_pingpong_axpby"),
     (80, 4096, 4096, True, "64x64x128_c1x1_pingpong_axpby"),
