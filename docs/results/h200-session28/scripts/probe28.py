@@ -46,6 +46,10 @@ def providers(M, N, K):
         t = swapped_tile(M)
         for key, sched in (("plain", "coop"), ("stream", "coop_stream")):
             named[key] = f"{F}{t}x128x128_c1x1_{sched}_ts_swapab_axpby"
+    elif M > 128:  # run120: 128x128 in 2x1 clusters, the weights (CUTLASS's B) evict-first or not
+        for ts in ("", "_ts"):
+            for sched in ("coop_fp8overlap", "coop_fp8overlap_stream"):
+                named[f"c2x1{ts}{sched[15:]}"] = f"{F}128x128x128_c2x1_{sched}{ts}_axpby"
     else:  # run117: M = 65-128, the wider swapped tiles beside the planner's kernels there
         for t in (96, 128):
             if M <= t:
