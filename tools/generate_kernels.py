@@ -405,8 +405,8 @@ _SM90_FP8_SMALL_M = [_SM90_FP8_ROW, *_SM90_FP8_SWAP, dict(_SM90_FP8, scheduler="
 # to the above at small M (session 22's table, last row; INT8: 0.72-1.25x _int_mm).
 _SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop", scheduler="streamk")
 # all: the 64-row FP8 ping-pong tiles: session 22's default for M <= 64, and session 23's
-# candidates without a cluster (64x128, 64x64).
-# all: the swapped tiles with plain loads (session 23's).
+# candidates without a cluster (64x128, 64x64); the swapped tiles with plain loads (session 23's
+# default, the control of session 28's evict-first ones).
 _SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1, 1)),
                               *_SM90_FP8_SWAP_PLAIN]
 
