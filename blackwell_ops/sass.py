@@ -63,10 +63,12 @@ def spill_allowance(k: dict) -> int:
     The 128x128 ones (the same 192 registers: the sum and two 128-column chunks) spill likewise
     once the tail-split scheduler's state and fixup join them: in the SASS of 2026-12-03 one
     4-byte reload (LDL R226, [R1]) per k-tile beside its 4 QGMMAs, the rest around the tile.
+    (The same holds for their twins that load the weights evict-first, schedule
+    sm90_cooperative_fp8overlap_streamed_b: the same mainloop and registers.)
     Where the planner takes them (calls they split) they ran 15-30% faster than the spill-free
     kernel of their role (docs/results/h200-session22/probe22_run99.txt; 16x4096x14336 36.5 against
     43.1 us); unsplit, 2-3% slower, where the planner does not take them."""
-    if (k["arch"] == 90 and k["schedule"] == "sm90_cooperative_fp8overlap"
+    if (k["arch"] == 90 and k["schedule"].startswith("sm90_cooperative_fp8overlap")
             and (k["tile"][1] == 256 or k["scheduler"] == "tail_split")):
         return 32
     return 0

@@ -212,17 +212,19 @@ _TS_E4M3_AXPBY = {k["name"] for k in _sm90_persistent("axpby", schedulers=("tail
                   if k["name"].startswith("sm90_e4m3_bf16_ak_bk_")}
 
 
-@pytest.mark.parametrize("m,n,k,cluster", [(100, 2048, 14336, "c1x2"), (128, 4096, 28672, "c1x2"),
-                                           (256, 4096, 14336, "c2x1")])
+@pytest.mark.parametrize("m,n,k,kind", [(100, 2048, 14336, "c1x2_coop_fp8overlap"),
+                                        (128, 4096, 28672, "c1x2_coop_fp8overlap"),
+                                        (256, 4096, 14336, "c2x1_coop_fp8overlap_stream"),
+                                        (384, 2048, 14336, "c2x1_coop_fp8overlap")])
 @pytest.mark.parametrize("with_c", [False, True], ids=["no_c", "c"])
-def test_op_splits_deep_tiles_below_a_wave(m, n, k, cluster, with_c):
+def test_op_splits_deep_tiles_below_a_wave(m, n, k, kind, with_c):
     """The public op at small M (Llama-3 8B's down projection at prefill sizes, and half and
     twice as deep; M <= 64 takes a swapped kernel, tests/test_gpu_swap.py, and a wave of 64x64
     tiles at K <= 16384 the 64x64 ping-pong tile, below): few deep 128x128 tiles, which the
-    tail-split twin splits along K over the idle SMs
-    (csrc/gemm/heuristics.cpp), with the scales and C, against the fp64 reference, the same bits
-    on a second call."""
-    name = f"sm90_e4m3_bf16_ak_bk_128x128x128_{cluster}_coop_fp8overlap_ts_axpby"
+    tail-split twin splits along K over the idle SMs (csrc/gemm/heuristics.cpp; one row of 2x1
+    clusters, 129-256 rows, with the weights loaded evict-first), with the scales and C, against
+    the fp64 reference, the same bits on a second call."""
+    name = f"sm90_e4m3_bf16_ak_bk_128x128x128_{kind}_ts_axpby"
     if name not in _TS_E4M3_AXPBY:
         pytest.skip(f"{name} is not compiled here (or no H100/H200)")
     path, ref, outs = fp8_op_twice(m, n, k, -0.5 if with_c else 0.0, seed=m + k)
@@ -340,6 +342,26 @@ def test_split_in_a_cuda_graph_has_no_memset_and_gives_its_flags_back():
         time.sleep(0.01)
     made2, free2, nonzero = _C.captured_split_flags_state(a)
     assert (made2, free2, nonzero) == (made1, calls, 0), (made1, calls, made2, free2, nonzero)
+
+
+_STREAM_B = "sm90_e4m3_bf16_ak_bk_128x128x128_c2x1_coop_fp8overlap_stream_axpby"
+
+
+@pytest.mark.parametrize("m,n,k", [(129, 14336, 4096), (256, 14336, 4096), (200, 6144, 4096)])
+@pytest.mark.parametrize("with_c", [False, True], ids=["no_c", "c"])
+def test_op_streams_the_weights_on_one_row_of_clusters(m, n, k, with_c):
+    """The public op at 129-256 rows, one row of 2x1 clusters of 128x128 tiles, whose grid reads
+    each weight byte once, takes the kernel that loads them evict-first where its tail-split twin
+    does not split (csrc/gemm/heuristics.cpp; the second CTA of each cluster has 1-128 rows and
+    receives the weight tile by multicast), with the scales and C, against the fp64 reference,
+    the same bits on a second call."""
+    if _STREAM_B not in {k2["name"] for k2 in _sm90_persistent("axpby", schedulers=("persistent",))}:
+        pytest.skip(f"{_STREAM_B} is not compiled here (or no H100/H200)")
+    path, ref, outs = fp8_op_twice(m, n, k, -0.5 if with_c else 0.0, seed=m + n + k)
+    assert path == f"kernel: {_STREAM_B}", path
+    assert_close(outs[0], ref, out_tolerance(torch.float8_e4m3fn, torch.bfloat16),
+                 f"op {m}x{n}x{k}: {path}")
+    assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"
 
 
 _PP6464 = "sm90_e4m3_bf16_ak_bk_64x64x128_c1x1_pingpong_axpby"

@@ -180,8 +180,14 @@ def test_spill_allowance_only_for_the_wide_or_tail_split_fp8_overlap_kernels():
     assert sass.spill_allowance(dict(wide, schedule="sm90_cooperative")) == 0
     assert sass.spill_allowance(dict(wide, schedule="sm90_cooperative", scheduler="tail_split")) == 0
     assert sass.spill_allowance(dict(wide, arch=100, schedule="sm100_2sm")) == 0
+    # the overlap mainloop with the weights loaded evict-first: the same registers
+    stream = dict(wide, schedule="sm90_cooperative_fp8overlap_streamed_b", tile=(128, 128, 128))
+    assert sass.spill_allowance(stream) == 0
+    assert sass.spill_allowance(dict(stream, scheduler="tail_split")) == 32
     # ... and the kernel table names those kernels so that the allowance reaches them
-    allowed = [k for k in _C.kernel_table() if k["schedule"] == "sm90_cooperative_fp8overlap"
+    allowed = [k for k in _C.kernel_table()
+               if k["schedule"].startswith("sm90_cooperative_fp8overlap")
                and (k["tile"][1] == 256 or k["scheduler"] == "tail_split")]
     assert any(k["tile"][1] == 128 for k in allowed)
+    assert any(k["schedule"].endswith("_streamed_b") for k in allowed)
     assert allowed and all(sass.spill_allowance(k) == 32 for k in allowed)

@@ -397,9 +397,16 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
     (128, 2048, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),  # half a wave
     # one row of 128-row tiles: the cluster along N
     (128, 12288, 2048, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),
-    # two rows and more: cluster 2x1 as before, its twin where that splits (32 cluster tiles)
-    (256, 14336, 4096, False, "128x128x128_c2x1_coop_fp8overlap_axpby"),
-    (256, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_ts_axpby"),
+    # two rows: cluster 2x1, its twin where that splits (32 cluster tiles); one row of such
+    # clusters (129-256 rows) reads each weight byte once: the weights evict-first (session 29)
+    (256, 14336, 4096, False, "128x128x128_c2x1_coop_fp8overlap_stream_axpby"),
+    (129, 14336, 4096, True, "128x128x128_c2x1_coop_fp8overlap_stream_axpby"),
+    (256, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
+    (192, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
+    # more rows of clusters: each weight tile read by several clusters, plain loads
+    (257, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_axpby"),
+    (384, 2048, 14336, False, "128x128x128_c2x1_coop_fp8overlap_ts_axpby"),  # 32 cluster tiles
+    (384, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_axpby"),  # 64: no split
     (512, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_axpby"),
 ])
 def test_sm90_fp8_small_m(m, n, k, with_c, kernel):

@@ -59,10 +59,14 @@ SCHEDULES = {
     # A tuning candidate: the planner never picks it (csrc/gemm/heuristics.cpp).
     "coop_fastaccum": (90, "bw::gemm::sm90::CooperativeFastAccum",
                        "Schedule::Sm90CooperativeFastAccum"),
-    # Swapped kernels without a cluster: CUTLASS's A, the call's weights, which such a kernel
-    # reads once, loaded with the L2 evict-first hint (csrc/gemm/sm90/streamed_a.hpp).
+    # Swapped kernels: CUTLASS's A, the call's weights, which such a kernel reads once, loaded
+    # with the L2 evict-first hint (csrc/gemm/sm90/streamed_loads.hpp).
     "coop_stream": (90, "bw::gemm::sm90::CooperativeStreamedA",
                     "Schedule::Sm90CooperativeStreamedA"),
+    # FP8 only: coop_fp8overlap with CUTLASS's B, the call's weights, loaded evict-first (ibid.),
+    # for grids of one row of clusters, which read each weight byte once (the planner's rule).
+    "coop_fp8overlap_stream": (90, "bw::gemm::sm90::CooperativeFp8OverlapStreamedB",
+                               "Schedule::Sm90CooperativeFp8OverlapStreamedB"),
     "1sm": (100, "bw::gemm::sm100::OneSm", "Schedule::Sm100_1Sm"),
     "2sm": (100, "bw::gemm::sm100::TwoSm", "Schedule::Sm100_2Sm"),
 }
@@ -154,7 +158,7 @@ class Kernel:
         assert self.activation in ACTIVATIONS, self.name
         assert self.epilogue in EPILOGUES, self.name
         assert self.epilogue not in PLAIN_EPILOGUES or self.activation == "none", self.name
-        if self.schedule == "coop_fp8overlap":
+        if self.schedule in ("coop_fp8overlap", "coop_fp8overlap_stream"):
             # N chunks of 192 - N/2 (csrc/gemm/sm90/fp8_overlapped_promotion.hpp, "Registers")
             assert self.ab in FP8 and self.tile[0] == 128 and self.tile[1] in (128, 256), \
                 f"{self.name}: FP8 overlap tiles are 128x128 or 128x256"
@@ -174,13 +178,13 @@ class Kernel:
                     and self.tile[0] % 8 == 0 and self.tile[0] <= 256), \
                 f"{self.name}: a swapped kernel is sm90 cooperative, 128 wide, plain epilogue"
         if self.schedule == "coop_stream":
-            # evict-first is right only for an operand no two CTAs read: the swapped kernels'
-            # weights (each tile covers all of the call's rows); plain TMA loads, no multicast
-            assert self.swap_ab and self.cluster == (1, 1), \
-                f"{self.name}: coop_stream is for swapped kernels without a cluster"
+            # evict-first is right only for an operand no two clusters read: the swapped
+            # kernels' weights (each tile covers all of the call's rows)
+            assert self.swap_ab, f"{self.name}: coop_stream is for swapped kernels"
         if self.scheduler == "tailsplit":
             # fixup() runs in CUTLASS's cooperative kernel (the ping-pong one never calls it)
-            assert self.schedule in ("coop", "coop_fp8overlap", "coop_stream"), \
+            assert self.schedule in ("coop", "coop_fp8overlap", "coop_stream",
+                                     "coop_fp8overlap_stream"), \
                 f"{self.name}: the tail split is sm90 cooperative only"
 
 
@@ -364,7 +368,7 @@ _SM90_FP8_CANDIDATES = [
 # (sw64 31.2, the planner's 128x128 twin 33.4 at M = 128): a lead for M = 65-128, taken below.
 _SM90_FP8_SMALL = dict(tile=(64, 128, 128), cluster=(1, 2), schedule="pingpong")
 # Session 28 (docs/results/h200-session28/time_run116.txt, ncu_run116.txt): the swapped tiles
-# load the weights evict-first (schedule coop_stream, csrc/gemm/sm90/streamed_a.hpp). After the
+# load the weights evict-first (schedule coop_stream, csrc/gemm/sm90/streamed_loads.hpp). After the
 # benchmarks' flush (256 MiB written, so the L2 holds dirty lines), the weight stream of the
 # plain kernels made the L2 write back 20-23 MB during each call, evict-first 6-8 MB (cuBLAS
 # 17-23 MB); side by side (us, M = 1 / 16 / 32 / 64):
@@ -399,8 +403,19 @@ _SM90_FP8_SWAP = [dict(_SM90_FP8_SWAP_PLAIN[0], schedule="coop_stream", tile=(t,
 # multicast; 33.3 and 54.1 us at 128 x 4096 x 14336), and the swapped 32- and 64-token tiles
 # with a 1x2 or 1x4 cluster (within 1 us of the planner's at M = 16-64).
 _SM90_FP8_PP6464 = dict(_SM90_FP8_SMALL, tile=(64, 64, 128), cluster=(1, 1))
+# Session 29 (docs/results/h200-session29/): 129-256 rows, one row of 2x1 clusters of 128x128
+# tiles, whose grid reads each weight byte once (each B tile by one cluster, multicast): the
+# weights loaded evict-first (schedule coop_fp8overlap_stream), persistent and tail-split; the
+# planner takes them only for such grids (csrc/gemm/heuristics.cpp). Measured side by side in
+# session 28 (time_run120.txt there, us, the benchmarks' write flush):
+#                          256x14336x4096  256x4096x14336 (tail split)  192x14336x4096  512x14336x4096
+#   _scaled_mm                  30.0              35.0                       31.6            49.4
+#   plain loads                 34.5              36.1                       34.9            55.6
+#   weights evict-first         31.6              33.0                       33.6            54.7
+_SM90_FP8_STREAM = dict(_SM90_FP8, schedule="coop_fp8overlap_stream")
 _SM90_FP8_SMALL_M = [_SM90_FP8_ROW, *_SM90_FP8_SWAP, dict(_SM90_FP8, scheduler="tailsplit"),
-                     dict(_SM90_FP8_ROW, scheduler="tailsplit"), _SM90_FP8_PP6464]
+                     dict(_SM90_FP8_ROW, scheduler="tailsplit"), _SM90_FP8_PP6464,
+                     _SM90_FP8_STREAM, dict(_SM90_FP8_STREAM, scheduler="tailsplit")]
 # all: CUTLASS's stream-K scheduler (split-K per call) on the cooperative 128x128 tile, which lost
 # to the above at small M (session 22's table, last row; INT8: 0.72-1.25x _int_mm).
 _SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop", scheduler="streamk")

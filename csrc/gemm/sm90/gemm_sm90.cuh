@@ -11,7 +11,7 @@
 
 #include "gemm/cutlass_gemm.cuh"
 #include "gemm/sm90/fp8_overlapped_promotion.hpp"
-#include "gemm/sm90/streamed_a.hpp"
+#include "gemm/sm90/streamed_loads.hpp"
 #include "gemm/sm90/tile_scheduler.hpp"
 
 namespace bw::gemm::sm90 {
@@ -27,10 +27,17 @@ struct Cooperative {
 struct CooperativeFp8Overlap : Cooperative {
   template <class Built> using MainloopOf = Fp8OverlappedPromotion<Built>;
 };
-// Swapped kernels without a cluster: CUTLASS's A (the call's weights, read once) loaded with the
-// L2 evict-first hint (streamed_a.hpp).
+// Swapped kernels: CUTLASS's A (the call's weights, read once) loaded with the L2 evict-first
+// hint (streamed_loads.hpp).
 struct CooperativeStreamedA : Cooperative {
-  template <class Built> using MainloopOf = StreamedA<Built>;
+  template <class Built> using MainloopOf = StreamedLoads<Built, Streamed::A>;
+};
+// FP8 only, for grids of one row of clusters: the overlap mainloop with CUTLASS's B (the call's
+// weights, read once) loaded evict-first.
+template <class Built>
+using Fp8OverlapStreamedB = StreamedLoads<Fp8OverlappedPromotion<Built>, Streamed::B>;
+struct CooperativeFp8OverlapStreamedB : Cooperative {
+  template <class Built> using MainloopOf = Fp8OverlapStreamedB<Built>;
 };
 // FP8 only: no promotion of the wgmma accumulator (torch._scaled_mm's use_fast_accum=True).
 struct CooperativeFastAccum : Cooperative {
