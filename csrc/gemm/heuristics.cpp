@@ -171,7 +171,7 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
       if (!wave && !deep) return 100;
     }
     const int split = k.scheduler != TileScheduler::TailSplit ? 0 : tail_split_pays(g, k) ? -1 : 1;
-    const int plain_loads = k.schedule == Schedule::Sm90CooperativeStreamedA ? 0 : 1;
+    const int plain_loads = streams_weights(k.schedule) ? 0 : 1;
     return -40 + k.tile_m / 4 + (k.cluster_m * k.cluster_n > 1 ? 1 : 0) + split + plain_loads;
   }
   if (device_arch == 90 && is_fp8(g.ab)) {
@@ -208,8 +208,7 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
       r = wave_of_64 ? -3 : small ? 2 : 30;
     } else if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64) {
       r = small ? 1 : 30;
-    } else if (k.schedule != Schedule::Sm90CooperativeFp8Overlap &&
-               k.schedule != Schedule::Sm90CooperativeFp8OverlapStreamedB) {
+    } else if (!overlaps_fp8_promotion(k.schedule)) {
       r = 20;
     } else {
       const bool cluster_ok = one_row ? k.cluster_m == 1 && k.cluster_n == 2
@@ -219,7 +218,7 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
       // where the grid has one row of clusters, so that each weight byte is read once (sessions
       // 28-29, e.g. 256 x 14336 x 4096: 31.6 against 34.5 us; tools/generate_kernels.py,
       // _SM90_FP8_STREAM); elsewhere, where several cluster rows read each weight tile, never.
-      if (k.schedule == Schedule::Sm90CooperativeFp8OverlapStreamedB) {
+      if (streams_weights(k.schedule)) {
         r += ceil_div(g.m, k.tile_m) <= k.cluster_m ? -1 : 20;
       }
     }

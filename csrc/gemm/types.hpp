@@ -38,6 +38,15 @@ enum class Schedule : uint8_t {
   Sm100_2Sm,         // KernelTmaWarpSpecialized2SmSm100 + TmaWarpSpecialized2Sm
 };
 
+// The schedules on the FP8 overlap mainloop (sm90/fp8_overlapped_promotion.hpp), and those that
+// load the weights evict-first (sm90/streamed_loads.hpp): the planner's roles (heuristics.cpp).
+constexpr bool overlaps_fp8_promotion(Schedule s) {
+  return s == Schedule::Sm90CooperativeFp8Overlap || s == Schedule::Sm90CooperativeFp8OverlapStreamedB;
+}
+constexpr bool streams_weights(Schedule s) {
+  return s == Schedule::Sm90CooperativeStreamedA || s == Schedule::Sm90CooperativeFp8OverlapStreamedB;
+}
+
 // How a persistent kernel hands out work (a compile-time choice; CUTLASS's tile scheduler tag).
 enum class TileScheduler : uint8_t {
   Persistent,  // the arch's default: whole output tiles, data-parallel (sm100: cluster launch control)
