@@ -47,7 +47,9 @@ def _scaled_reference(a, b, c, alpha, beta, sa, sb):
 # K in 128-element k-tiles: 1, a partial one, 2 (partial), 8, 16, 11 and 25 (the sm90 FP8
 # overlapped promotion runs k-tiles in straight-line groups of 8 (128x128 tiles) or 2 (128x256, 4
 # chunks each), each handing its last batch to the next, then one at a time: one group, two, three
-# (a group both taking and handing over), groups then single k-tiles).
+# (a group both taking and handing over), groups then single k-tiles). M and N in 128-wide
+# tiles: 300 x 520 has 3 rows and 5 columns, so a 2x1 cluster's second CTA lies wholly past M
+# and a 1x2 cluster's wholly past N: those CTAs load no tile (csrc/gemm/sm90/tma_loads.hpp).
 SHAPES = [(128, 256, 128), (1, 16, 16), (127, 136, 200), (300, 520, 1024), (1024, 768, 2048),
           (256, 384, 1408), (136, 264, 3200)]
 

@@ -60,7 +60,7 @@ SCHEDULES = {
     "coop_fastaccum": (90, "bw::gemm::sm90::CooperativeFastAccum",
                        "Schedule::Sm90CooperativeFastAccum"),
     # Swapped kernels: CUTLASS's A, the call's weights, which such a kernel reads once, loaded
-    # with the L2 evict-first hint (csrc/gemm/sm90/streamed_loads.hpp).
+    # with the L2 evict-first hint (csrc/gemm/sm90/tma_loads.hpp).
     "coop_stream": (90, "bw::gemm::sm90::CooperativeStreamedA",
                     "Schedule::Sm90CooperativeStreamedA"),
     # FP8 only: coop_fp8overlap with CUTLASS's B, the call's weights, loaded evict-first (ibid.),
@@ -368,7 +368,7 @@ _SM90_FP8_CANDIDATES = [
 # (sw64 31.2, the planner's 128x128 twin 33.4 at M = 128): a lead for M = 65-128, taken below.
 _SM90_FP8_SMALL = dict(tile=(64, 128, 128), cluster=(1, 2), schedule="pingpong")
 # Session 28 (docs/results/h200-session28/time_run116.txt, ncu_run116.txt): the swapped tiles
-# load the weights evict-first (schedule coop_stream, csrc/gemm/sm90/streamed_loads.hpp). After the
+# load the weights evict-first (schedule coop_stream, csrc/gemm/sm90/tma_loads.hpp). After the
 # benchmarks' flush (256 MiB written, so the L2 holds dirty lines), the weight stream of the
 # plain kernels made the L2 write back 20-23 MB during each call, evict-first 6-8 MB (cuBLAS
 # 17-23 MB); side by side (us, M = 1 / 16 / 32 / 64):

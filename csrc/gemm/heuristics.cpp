@@ -214,7 +214,7 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
       const bool cluster_ok = one_row ? k.cluster_m == 1 && k.cluster_n == 2
                                       : k.cluster_m == 2 && k.cluster_n == 1;
       r = (k.tile_n == (wide ? 256 : 128) ? 0 : 10) + (cluster_ok ? 0 : 5) + (small ? 2 : 0);
-      // The weights loaded evict-first (csrc/gemm/sm90/streamed_loads.hpp) before plain loads
+      // The weights loaded evict-first (csrc/gemm/sm90/tma_loads.hpp) before plain loads
       // where the grid has one row of clusters, so that each weight byte is read once (sessions
       // 28-29, e.g. 256 x 14336 x 4096: 31.6 against 34.5 us; tools/generate_kernels.py,
       // _SM90_FP8_STREAM); elsewhere, where several cluster rows read each weight tile, never.

@@ -11,8 +11,8 @@
 
 #include "gemm/cutlass_gemm.cuh"
 #include "gemm/sm90/fp8_overlapped_promotion.hpp"
-#include "gemm/sm90/streamed_loads.hpp"
 #include "gemm/sm90/tile_scheduler.hpp"
+#include "gemm/sm90/tma_loads.hpp"
 
 namespace bw::gemm::sm90 {
 
@@ -23,21 +23,22 @@ struct Cooperative {
   using Epilogue = cutlass::epilogue::TmaWarpSpecializedCooperative;
   template <class Built> using MainloopOf = Built;
 };
-// FP8 only: the accurate mainloop with its promotion overlapped (fp8_overlapped_promotion.hpp).
+// FP8 only: the accurate mainloop with its promotion overlapped (fp8_overlapped_promotion.hpp),
+// fed by the project's load(), which skips tiles wholly past M or N (tma_loads.hpp).
+template <class Built, EvictFirst E>
+using Fp8Overlap = TmaLoads<Fp8OverlappedPromotion<Built>, E>;
 struct CooperativeFp8Overlap : Cooperative {
-  template <class Built> using MainloopOf = Fp8OverlappedPromotion<Built>;
+  template <class Built> using MainloopOf = Fp8Overlap<Built, EvictFirst::None>;
 };
 // Swapped kernels: CUTLASS's A (the call's weights, read once) loaded with the L2 evict-first
-// hint (streamed_loads.hpp).
+// hint (tma_loads.hpp).
 struct CooperativeStreamedA : Cooperative {
-  template <class Built> using MainloopOf = StreamedLoads<Built, Streamed::A>;
+  template <class Built> using MainloopOf = TmaLoads<Built, EvictFirst::A>;
 };
 // FP8 only, for grids of one row of clusters: the overlap mainloop with CUTLASS's B (the call's
 // weights, read once) loaded evict-first.
-template <class Built>
-using Fp8OverlapStreamedB = StreamedLoads<Fp8OverlappedPromotion<Built>, Streamed::B>;
 struct CooperativeFp8OverlapStreamedB : Cooperative {
-  template <class Built> using MainloopOf = Fp8OverlapStreamedB<Built>;
+  template <class Built> using MainloopOf = Fp8Overlap<Built, EvictFirst::B>;
 };
 // FP8 only: no promotion of the wgmma accumulator (torch._scaled_mm's use_fast_accum=True).
 struct CooperativeFastAccum : Cooperative {
