@@ -184,11 +184,12 @@ _TS_E4M3 = [k for k in _sm90_persistent("scale", schedulers=("tail_split",))
 
 @pytest.mark.skipif(not _TS_E4M3, reason="no compiled sm90 e4m3 -> bf16 tail-split kernel here "
                     "(or no H100/H200)")
-@pytest.mark.parametrize("m,n,k", [(1536, 4096, 8192), (2560, 4096, 8192)])
+@pytest.mark.parametrize("m,n,k", [(640, 4096, 14336), (1152, 4096, 14336)])
 def test_op_takes_the_tail_split_kernel_where_it_splits(m, n, k):
     """The public op, not a kernel by name: an FP8 call without C whose last wave the plan splits
-    runs on the tail-split twin (the planner's rule, csrc/gemm/heuristics.cpp), with the scales,
-    against the fp64 reference, the same bits on a second call."""
+    runs on a tail-split twin (the planner's rule, csrc/gemm/heuristics.cpp: 128x256 below a
+    wave, 128x128 in 1x2 clusters after two waves), with the scales, against the fp64
+    reference, the same bits on a second call."""
     kernel = _TS_E4M3[0]
     whole, split_tiles, splits, _ = _split_plan(kernel, m, n, k, None)
     if splits == 1:
@@ -215,7 +216,7 @@ _TS_E4M3_AXPBY = {k["name"] for k in _sm90_persistent("axpby", schedulers=("tail
 @pytest.mark.parametrize("m,n,k,kind", [(100, 2048, 14336, "c1x2_coop_fp8overlap"),
                                         (128, 4096, 28672, "c1x2_coop_fp8overlap"),
                                         (256, 4096, 14336, "c2x1_coop_fp8overlap_stream"),
-                                        (384, 2048, 14336, "c2x1_coop_fp8overlap")])
+                                        (384, 2048, 14336, "c1x2_coop_fp8overlap")])
 @pytest.mark.parametrize("with_c", [False, True], ids=["no_c", "c"])
 def test_op_splits_deep_tiles_below_a_wave(m, n, k, kind, with_c):
     """The public op at small M (Llama-3 8B's down projection at prefill sizes, and half and

@@ -316,16 +316,19 @@ def test_sm100_keeps_cutlass_tile_order():
     assert sched["swizzle"] == 1, (name, sched)
 
 
-_FP8_TILES = [(8192, 8192, 256), (8192, 4096, 256), (4096, 4096, 256), (1024, 2048, 128),
-              (512, 8192, 128), (65536, 128, 128)]
+_FP8_TILES = [(8192, 8192, 256), (8192, 4096, 256), (4096, 4096, 256),
+              (512, 8192, 256), (640, 4096, 256), (65536, 128, 128)]
 
 
 @pytest.mark.parametrize("fused", [False, True], ids=["plain", "fused"])
 @pytest.mark.parametrize("m,n,tile_n", _FP8_TILES)
 def test_sm90_fp8_takes_the_wide_tile_when_it_fills_a_wave(m, n, tile_n, fused):
-    # 128x256 when N > 128 and ceil(M/128) * ceil(N/256) >= the SM count (132 by default), else
-    # 128x128; the overlap mainloop, cluster 2x1 either way (csrc/gemm/heuristics.cpp;
-    # docs/results/h200-session5/, h200-session7/).
+    # 128x256 where its grid of 2x1 clusters takes no more waves (times a cluster's work, less
+    # 4%) than the 128x128 ones (at three or more rows of 128-row tiles, session 30: 512 x 8192
+    # one wave against two, 640 x 4096 two each; at N = 128 it would add empty chunks), else
+    # 128x128; the overlap mainloop in 2x1 clusters (csrc/gemm/heuristics.cpp;
+    # docs/results/h200-session5/, h200-session7/, h200-session30/). 128x128 in 1x2 clusters:
+    # test_sm90_fp8_small_m.
     name, why = plan(90, m=m, n=n, k=4096, ab="float8_e4m3fn", d="bfloat16", a_major="K",
                      b_major="K", **(dict(activation="gelu_tanh") if fused else dict(c="bfloat16")))
     tail = "lean_gelu_tanh" if fused else "axpby"  # no x or return_y: the lean fused kernel
@@ -345,11 +348,12 @@ def test_sm90_fp8_without_c_takes_the_scale_kernel_of_the_wide_tile(m, n, tile_n
 
 
 @pytest.mark.parametrize("m,n,k,split", [
-    (1536, 4096, 8192, True),    # 96 cluster tiles on 66 clusters: the 30 after the wave split
-    (2560, 4096, 8192, True),    # 160: 28 after two waves
+    (640, 4096, 14336, True),    # 48 cluster tiles on 66 clusters, deep: split below a wave
     (8192, 8192, 8192, False),   # 15 whole waves: the power limit, no split (tile_order.hpp)
     (4096, 4096, 4096, False),   # 58 left after 3 waves: splitting would save too little
-    (1536, 4096, 1024, False),   # 8 k-tiles: too short to split
+    (640, 4096, 1024, False),    # 8 k-tiles: too short to split
+    # (session 17's 1536 / 2560 x 4096 x 8192, split on this tile, take 128x128 in 1x2 clusters
+    # since session 30: fewer waves; test_sm90_fp8_small_m)
 ])
 def test_sm90_fp8_without_c_takes_the_tail_split_kernel_where_it_splits(m, n, k, split):
     # The tail-split twin of the wide scale kernel ranks first where its scheduler splits the
@@ -403,11 +407,22 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
     (129, 14336, 4096, True, "128x128x128_c2x1_coop_fp8overlap_stream_axpby"),
     (256, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
     (192, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
-    # more rows of clusters: each weight tile read by several clusters, plain loads
-    (257, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_axpby"),
-    (384, 2048, 14336, False, "128x128x128_c2x1_coop_fp8overlap_ts_axpby"),  # 32 cluster tiles
-    (384, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_axpby"),  # 64: no split
-    (512, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_axpby"),
+    # three or more rows of 128-row tiles (session 30, sm90_fp8_order): each weight tile read
+    # by several clusters, plain loads; the tile and cluster whose grid takes the fewest waves
+    # (times a cluster's work), ties to 128x256, then to the 1x2 cluster
+    (257, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),
+    (384, 14336, 4096, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),  # 3 waves, 2x1: 4
+    (640, 6144, 4096, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),  # 2 waves, 2x1: 3
+    (640, 4096, 4096, True, "128x256x128_c2x1_coop_fp8overlap_axpby"),  # 2 waves each: wide
+    (1152, 6144, 4096, False, "128x256x128_c2x1_coop_fp8overlap_scale_e128x64"),
+    # the 128x128 tail split there: not at K < 8192, nor where below a wave it takes three
+    # rounds of units (384 x 4096 x 14336: 48 tiles in 4 ranges); where it follows whole waves
+    # of deep tiles, or below a wave in two rounds, it goes first
+    (896, 6144, 4096, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),
+    (384, 4096, 14336, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),
+    (1152, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
+    (384, 2048, 14336, False, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),  # 24 cluster tiles
+    (512, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),
 ])
 def test_sm90_fp8_small_m(m, n, k, with_c, kernel):
     # csrc/gemm/heuristics.cpp (FP8, small M; session 22's measurements in
@@ -420,7 +435,7 @@ def test_sm90_fp8_small_m(m, n, k, with_c, kernel):
     elif "_ts_" in kernel:
         cm, cn = (1, 2) if "c1x2" in kernel else (2, 1)
         tiles = -(-m // (128 * cm)) * -(-n // (128 * cn))
-        assert tiles < 66 and _C.sm90_tail_split(tiles, 66, -(-k // 128))[2] > 1
+        assert (tiles < 66 or m > 256) and _C.sm90_tail_split(tiles, 66, -(-k // 128))[2] > 1
 
 
 def test_sm90_fp8_small_m_fused_takes_the_cluster_rule():
@@ -459,7 +474,7 @@ def test_scale_kernels_are_only_for_calls_without_c():
                                           (dict(return_y=True), "fused"),
                                           (dict(x=True, return_y=True), "fused")],
                          ids=["bias_act", "x", "y", "x_y"])
-@pytest.mark.parametrize("m,n,tile_n", [(8192, 8192, 256), (1024, 2048, 128)])
+@pytest.mark.parametrize("m,n,tile_n", [(8192, 8192, 256), (256, 2048, 128)])
 def test_sm90_fp8_fused_takes_the_lean_kernel_without_x_and_y(m, n, tile_n, extras, kind):
     # A lean kernel (no X/Y nodes: one more mainloop stage) where the call has neither x nor
     # return_y, the full one otherwise; the same tile either way (csrc/gemm/heuristics.cpp).

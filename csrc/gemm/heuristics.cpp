@@ -134,14 +134,59 @@ Sm90Preference sm90_preference(const GemmArgs& g) {
 // Whether the tail-split kernel k splits problem g (the plan its scheduler makes, on a launch
 // grid of all SMs in clusters: CUTLASS's grid for the sm90 persistent kernels on the H100/H200,
 // whose 132 SMs hold 66 clusters of 2; tests/test_gpu_tile_order.py checks the kernel agrees).
-bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
+TailSplit tail_split_of(const GemmArgs& g, const KernelConfig& k) {
   const int64_t cluster = int64_t{k.cluster_m} * k.cluster_n;
   const int64_t tiles = ceil_div(ceil_div(g.m, k.tile_m), k.cluster_m) *
                         ceil_div(ceil_div(g.n, k.tile_n), k.cluster_n) * g.l;
   return TailSplit::make(static_cast<uint64_t>(tiles),
                          static_cast<uint32_t>(sm_count_of(g) / cluster),
-                         static_cast<uint32_t>(ceil_div(g.k, k.tile_k)), true)
-      .active();
+                         static_cast<uint32_t>(ceil_div(g.k, k.tile_k)), true);
+}
+bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
+  return tail_split_of(g, k).active();
+}
+
+// sm90 FP8 overlap kernels at three or more rows of 128-row tiles (session 30): where config
+// k's tile and cluster stand among the three of the default set, 128x256 in 2x1 clusters and
+// 128x128 in 1x2 and 2x1 ones (0 best, 3: none of them). Each is costed as the waves of
+// clusters its grid takes (all SMs in clusters of two) times a cluster's work in 128x128
+// tiles, the wide tile's work counted 4% less (its measured gain per tile where the waves are
+// equal: 2-6% at 8192^3 and Llama-8B's shapes, session 7); ties go to the wider tile, then to
+// the cluster along N. So an odd count of 128-row tiles, which pads a 2x1 grid with a half-empty
+// row of clusters, takes the 1x2 cluster where that saves a wave, and the wide tile where its
+// grid has no more waves than the 128x128 ones. Side by side on the H200 at 300-1536 rows of
+// Llama-3 8B's projections (docs/results/h200-session30/time_run123.txt, us, persistent
+// kernels): up (N 14336, K 4096) at 384 / 640 / 896 / 1152 rows 128x128 1x2 45.8 / 69.4 / 83.4
+// / 111.0 against 2x1 55.1 / 80.5 / 94.9 / 124.1 and 128x256 53.0 / 77.3 / 101.6 / 128.6; qkv
+// (N 6144) at 640 rows 31.6 against 42.0 / 50.7; and the wide tile ahead where it ties, e.g.
+// down (N 4096, K 14336) at 640 / 1000 rows 76.5 / 86.0 against 83.4 / 97.2 on 128x128 2x1.
+// Over the 28 shapes (300-1536 rows) the kernel this rule takes (with the tail-split rule
+// below) ran within 3% of the fastest of the 128x128 / 128x256 kernels timed at 27 of them;
+// 640 x 4096 x 14336 is the exception (the wide tile, 76.5 against 67.1 on 1x2 split; the
+// earlier rule's 2x1 split 72.6). The earlier rule (128x256 wherever its tiles fill a wave,
+// else 2x1) ran up to 35% over the fastest (640 x 6144 x 4096: 42.7 against 31.6).
+int sm90_fp8_order(const GemmArgs& g, const KernelConfig& k) {
+  struct Shape { int tile_n, cluster_m, cluster_n; };
+  constexpr Shape kShapes[] = {{256, 2, 1}, {128, 1, 2}, {128, 2, 1}};  // the tie order
+  const int64_t clusters = sm_count_of(g) / 2;
+  int64_t cost[3];
+  for (int i = 0; i < 3; ++i) {
+    const Shape& c = kShapes[i];
+    const int64_t grid = ceil_div(ceil_div(g.m, 128), c.cluster_m) *
+                         ceil_div(ceil_div(g.n, c.tile_n), c.cluster_n) * g.l;
+    cost[i] = ceil_div(grid, clusters) * (c.tile_n / 128) * 2 * (c.tile_n == 256 ? 96 : 100);
+  }
+  for (int i = 0; i < 3; ++i) {
+    const Shape& c = kShapes[i];
+    if (k.tile_m != 128 || k.tile_n != c.tile_n || k.cluster_m != c.cluster_m ||
+        k.cluster_n != c.cluster_n) {
+      continue;
+    }
+    int place = 0;
+    for (int j = 0; j < 3; ++j) place += cost[j] < cost[i] || (cost[j] == cost[i] && j < i);
+    return place;
+  }
+  return 3;
 }
 
 // Lower is better: where config k stands in the problem's preference (kernels outside the named
@@ -210,6 +255,21 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
       r = small ? 1 : 30;
     } else if (!overlaps_fp8_promotion(k.schedule)) {
       r = 20;
+    } else if (ceil_div(g.m, 128) > 2) {
+      r = 10 * sm90_fp8_order(g, k) + (streams_weights(k.schedule) ? 40 : 0);
+      // A 128x128 tail-split twin there goes after its unsplit kernel at K < 8192, and where
+      // its split, below a wave, takes three or more rounds of units: such splits lost (same
+      // run, us: 384 x 4096 x 14336 on 1x2, 48 tiles in 4 ranges, 59.4 split against 46.3;
+      // 896 x 6144 x 4096 on 1x2 50.3 against 43.7; 640 x 6144 x 4096 on 2x1 42.9 against
+      // 42.0), while splits after one or two waves of deep tiles won (640 / 1152 x 4096 x 14336
+      // on 1x2: 67.1 / 109.5 against 86.3 / 128.1), as did two rounds below a wave (256 x 4096
+      // x 14336 on 2x1, 32 tiles in 4 ranges: 33.6 against 42.2).
+      if (k.tile_n == 128 && k.scheduler == TileScheduler::TailSplit) {
+        const TailSplit split = tail_split_of(g, k);
+        const bool long_split = split.whole_waves == 0 &&
+                                split.units() > 2 * uint64_t{split.clusters};
+        if (g.k < 8192 || long_split) r += 5;
+      }
     } else {
       const bool cluster_ok = one_row ? k.cluster_m == 1 && k.cluster_n == 2
                                       : k.cluster_m == 2 && k.cluster_n == 1;
