@@ -246,7 +246,7 @@ def test_sm90_band_order_is_a_permutation_in_bands(minor, major, limit):
 @pytest.mark.parametrize("tiles,clusters,k_tiles", [
     (96, 66, 64),      # 1536x4096x8192 on 128x256 FP8 tiles, cluster 2x1, 132 SMs: 1.45 waves
     (160, 66, 64),     # 2560x4096x8192: 2.42 waves
-    (100, 66, 32), (67, 66, 64), (27, 7, 1000), (154, 66, 32), (77, 66, 32), (201, 66, 48),
+    (100, 66, 32), (67, 66, 64), (24, 7, 1000), (154, 66, 32), (77, 66, 32), (201, 66, 48),
     # below a wave (split-K over the idle clusters): 16x4096x14336 and 256x4096x14336 on FP8
     # 128x128 tiles (16 / 32 cluster tiles of 112 k-tiles), 40 tiles, one tile
     (16, 66, 112), (32, 66, 112), (40, 66, 64), (1, 66, 64),
@@ -304,6 +304,10 @@ def test_sm90_tail_split_only_where_it_pays():
     # (4096^3 on 128x256: 256 tiles, 58 left after 3 waves; below a wave, 56 tiles of 32 k-tiles,
     # FP8 16x14336x4096 on 128x128, whose halves would take two rounds), or more than 3 whole
     # waves (8192^3: 1024 tiles, 15.52 waves; Llama-8B up 8192x14336x4096: 27.15 waves).
+    # No split of three or more rounds (session 31): below a wave, 48 tiles of 112 k-tiles, whose
+    # 4 ranges the cost model alone would take (384 x 4096 x 14336 on 128x128 1x2: lost 28%).
+    assert _C.sm90_tail_split(48, 66, 112)[1:3] == (0, 1)
+    assert _C.sm90_tail_split(40, 66, 64)[1:3] == (40, 3)  # two rounds: split
     for args in [(660, 66, 64), (66, 66, 64), (56, 66, 32), (100, 66, 3), (77, 66, 8),
                  (16, 66, 8), (256, 66, 32), (1024, 66, 64), (1792, 66, 32)]:
         assert _C.sm90_tail_split(*args)[1:3] == (0, 1), args
@@ -348,12 +352,14 @@ def test_sm90_fp8_without_c_takes_the_scale_kernel_of_the_wide_tile(m, n, tile_n
 
 
 @pytest.mark.parametrize("m,n,k,split", [
-    (640, 4096, 14336, True),    # 48 cluster tiles on 66 clusters, deep: split below a wave
     (8192, 8192, 8192, False),   # 15 whole waves: the power limit, no split (tile_order.hpp)
     (4096, 4096, 4096, False),   # 58 left after 3 waves: splitting would save too little
     (640, 4096, 1024, False),    # 8 k-tiles: too short to split
-    # (session 17's 1536 / 2560 x 4096 x 8192, split on this tile, take 128x128 in 1x2 clusters
-    # since session 30: fewer waves; test_sm90_fp8_small_m)
+    # session 17's shapes: 96 / 160 tiles, the 30 / 28 after whole waves in halves, one round
+    # (session 30 took 128x128 in 1x2 clusters there, by whole waves; session 31 costs the split)
+    (1536, 4096, 8192, True), (2560, 4096, 8192, True),
+    # (640 x 4096 x 14336: 48 tiles here, whose split would take three rounds; the 1x2 split since
+    # session 31, test_sm90_fp8_small_m)
 ])
 def test_sm90_fp8_without_c_takes_the_tail_split_kernel_where_it_splits(m, n, k, split):
     # The tail-split twin of the wide scale kernel ranks first where its scheduler splits the
@@ -421,6 +427,10 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
     (896, 6144, 4096, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),
     (384, 4096, 14336, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),
     (1152, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
+    # at K >= 8192 each shape costed by its twin's split (session 31): 640 x 4096 x 14336, a wave
+    # and 14 tiles on 1x2 (14 split in 4: 67.1 us) before 48 tiles of 128x256 (76.5)
+    (640, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
+    (640, 4096, 14336, False, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
     (384, 2048, 14336, False, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),  # 24 cluster tiles
     (512, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),
 ])

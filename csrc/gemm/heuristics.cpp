@@ -165,36 +165,54 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 // 640 x 4096 x 14336 is the exception (the wide tile, 76.5 against 67.1 on 1x2 split; the
 // earlier rule's 2x1 split 72.6). The earlier rule (128x256 wherever its tiles fill a wave,
 // else 2x1) ran up to 35% over the fastest (640 x 6144 x 4096: 42.7 against 31.6).
-int sm90_fp8_order(const GemmArgs& g, const KernelConfig& k) {
-  struct Shape { int tile_n, cluster_m, cluster_n; };
-  constexpr Shape kShapes[] = {{256, 2, 1}, {128, 1, 2}, {128, 2, 1}};  // the tie order
+// Since session 31 a shape whose tail-split twin is among the call's candidates (bit i of
+// `split_twins`, in kShapes' order) is costed at K >= 8192 by the split's time (TailSplit's
+// model: whole waves, then the split rounds) instead of whole waves: at 640 x 4096 x 14336 the
+// 1x2 cluster's 80 tiles (a wave and 14, split in 4) ran 67.1 us against 76.5 on 128x256 (48
+// tiles, one wave) on the H200 (time_run123.txt there), which whole waves ranked the other way.
+// Not below K = 8192, where the splits measured lost to other kernels (1152 x 4096 x 4096:
+// 128x256 split 46.6 against 42.4 on 1x2 unsplit; the 128x128 twins, rank() below).
+struct Sm90Fp8Shape { int tile_n, cluster_m, cluster_n; };
+constexpr Sm90Fp8Shape kSm90Fp8Shapes[] = {{256, 2, 1}, {128, 1, 2}, {128, 2, 1}};  // tie order
+
+int sm90_fp8_shape_of(const KernelConfig& k) {
+  for (int i = 0; i < 3; ++i) {
+    const Sm90Fp8Shape& c = kSm90Fp8Shapes[i];
+    if (k.tile_m == 128 && k.tile_n == c.tile_n && k.cluster_m == c.cluster_m &&
+        k.cluster_n == c.cluster_n) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+int sm90_fp8_order(const GemmArgs& g, const KernelConfig& k, unsigned split_twins) {
   const int64_t clusters = sm_count_of(g) / 2;
   int64_t cost[3];
   for (int i = 0; i < 3; ++i) {
-    const Shape& c = kShapes[i];
+    const Sm90Fp8Shape& c = kSm90Fp8Shapes[i];
     const int64_t grid = ceil_div(ceil_div(g.m, 128), c.cluster_m) *
                          ceil_div(ceil_div(g.n, c.tile_n), c.cluster_n) * g.l;
-    cost[i] = ceil_div(grid, clusters) * (c.tile_n / 128) * 2 * (c.tile_n == 256 ? 96 : 100);
+    const bool split = g.k >= 8192 && (split_twins >> i & 1u);
+    const TailSplit plan = TailSplit::make(static_cast<uint64_t>(grid),
+                                           static_cast<uint32_t>(clusters),
+                                           static_cast<uint32_t>(ceil_div(g.k, 128)), split);
+    cost[i] = static_cast<int64_t>(plan.k_tile_time()) * (c.tile_n / 128) *
+              (c.tile_n == 256 ? 96 : 100);
   }
-  for (int i = 0; i < 3; ++i) {
-    const Shape& c = kShapes[i];
-    if (k.tile_m != 128 || k.tile_n != c.tile_n || k.cluster_m != c.cluster_m ||
-        k.cluster_n != c.cluster_n) {
-      continue;
-    }
-    int place = 0;
-    for (int j = 0; j < 3; ++j) place += cost[j] < cost[i] || (cost[j] == cost[i] && j < i);
-    return place;
-  }
-  return 3;
+  const int i = sm90_fp8_shape_of(k);
+  if (i < 0) return 3;
+  int place = 0;
+  for (int j = 0; j < 3; ++j) place += cost[j] < cost[i] || (cost[j] == cost[i] && j < i);
+  return place;
 }
 
 // Lower is better: where config k stands in the problem's preference (kernels outside the named
 // roles, e.g. the tuning candidates of a BW_KERNELS=all build, rank last). Among equal roles the
 // persistent scheduler ranks before stream-K, whose bookkeeping cost 1-3% in the same sweep.
-// pref: sm90_preference(g) on sm90, unused on sm100.
+// pref: sm90_preference(g) on sm90, unused on sm100. fp8_split_twins: sm90_fp8_order's.
 int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
-         const Sm90Preference& pref) {
+         const Sm90Preference& pref, unsigned fp8_split_twins) {
   int r = 1000;
   if (k.swap_ab) {
     // Swapped kernels (D^T = B^T A^T; KernelConfig::swap_ab) where the call's rows fit one tile
@@ -256,20 +274,14 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     } else if (!overlaps_fp8_promotion(k.schedule)) {
       r = 20;
     } else if (ceil_div(g.m, 128) > 2) {
-      r = 10 * sm90_fp8_order(g, k) + (streams_weights(k.schedule) ? 40 : 0);
-      // A 128x128 tail-split twin there goes after its unsplit kernel at K < 8192, and where
-      // its split, below a wave, takes three or more rounds of units: such splits lost (same
-      // run, us: 384 x 4096 x 14336 on 1x2, 48 tiles in 4 ranges, 59.4 split against 46.3;
-      // 896 x 6144 x 4096 on 1x2 50.3 against 43.7; 640 x 6144 x 4096 on 2x1 42.9 against
-      // 42.0), while splits after one or two waves of deep tiles won (640 / 1152 x 4096 x 14336
-      // on 1x2: 67.1 / 109.5 against 86.3 / 128.1), as did two rounds below a wave (256 x 4096
-      // x 14336 on 2x1, 32 tiles in 4 ranges: 33.6 against 42.2).
-      if (k.tile_n == 128 && k.scheduler == TileScheduler::TailSplit) {
-        const TailSplit split = tail_split_of(g, k);
-        const bool long_split = split.whole_waves == 0 &&
-                                split.units() > 2 * uint64_t{split.clusters};
-        if (g.k < 8192 || long_split) r += 5;
-      }
+      r = 10 * sm90_fp8_order(g, k, fp8_split_twins) + (streams_weights(k.schedule) ? 40 : 0);
+      // A 128x128 tail-split twin there goes after its unsplit kernel at K < 8192: such splits
+      // lost (same run, us: 896 x 6144 x 4096 on 1x2 50.3 against 43.7; 640 x 6144 x 4096 on
+      // 2x1 42.9 against 42.0), while splits after one or two waves of deep tiles won (640 /
+      // 1152 x 4096 x 14336 on 1x2: 67.1 / 109.5 against 86.3 / 128.1), as did two rounds below
+      // a wave (256 x 4096 x 14336 on 2x1, 32 tiles in 4 ranges: 33.6 against 42.2). Splits in
+      // three or more rounds, which lost, TailSplit no longer makes (tile_order.hpp, kMaxRounds).
+      if (k.tile_n == 128 && k.scheduler == TileScheduler::TailSplit && g.k < 8192) r += 5;
     } else {
       const bool cluster_ok = one_row ? k.cluster_m == 1 && k.cluster_n == 2
                                       : k.cluster_m == 2 && k.cluster_n == 1;
@@ -385,19 +397,29 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
   p.reason = kernel_precondition_failure(g);
   if (!p.reason.empty()) return p;
   const Sm90Preference sm90_pref = sm90_preference(g);
+  const auto same = [&](const KernelConfig& k) {
+    return k.arch == device_arch && k.ab == g.ab && k.b == g.b_dtype && k.cd == g.d_dtype &&
+           k.a_major == g.a_major && k.b_major == g.b_major && k.activation == g.activation;
+  };
+  // The sm90 FP8 shapes whose tail-split twin (plain loads) fits the call (sm90_fp8_order).
+  unsigned fp8_split_twins = 0;
+  for (const KernelConfig* k : candidates) {
+    if (same(*k) && epilogue_fits(k->epilogue, g) && k->scheduler == TileScheduler::TailSplit &&
+        overlaps_fp8_promotion(k->schedule) && !streams_weights(k->schedule) &&
+        sm90_fp8_shape_of(*k) >= 0) {
+      fp8_split_twins |= 1u << sm90_fp8_shape_of(*k);
+    }
+  }
   int best = 0;
   bool lean_only = false;  // a lean kernel fitted all but the call's x or Y
   for (size_t i = 0; i < candidates.size(); ++i) {
     const KernelConfig& k = *candidates[i];
-    const bool same = k.arch == device_arch && k.ab == g.ab && k.b == g.b_dtype &&
-                      k.cd == g.d_dtype && k.a_major == g.a_major && k.b_major == g.b_major &&
-                      k.activation == g.activation;
-    if (!same) continue;
+    if (!same(k)) continue;
     if (!epilogue_fits(k.epilogue, g)) {
       lean_only |= k.epilogue == Epilogue::FusedLean && g.epilogue == Epilogue::Fused;
       continue;
     }
-    const int r = rank(g, k, device_arch, sm90_pref);
+    const int r = rank(g, k, device_arch, sm90_pref, fp8_split_twins);
     if (p.index < 0 || r < best) {
       p.index = static_cast<int>(i);
       best = r;

@@ -120,6 +120,25 @@ struct TailSplit {
   // (8192^3, 8192x14336x4096) it saved nothing or lost 1.5%: a long product runs at the power
   // limit, where time follows energy, and an idle tail costs little energy.
   static constexpr uint64_t kMaxWholeWaves = 3;
+  // At most this many rounds of units. Splits that took three rounds lost to the same kernel
+  // unsplit, though this model had them saving 10-20% (H200, docs/results/h200-session30/
+  // time_run123.txt, FP8 128x128 1x2, 4 ranges): below a wave, 384 x 4096 x 14336 (48 cluster
+  // tiles) 59.4 against 46.3 us; after one, 896 x 4096 x 14336 (46 tiles after 66) 99.5 against
+  // 89.6; and on an H100, 640 x 4096 x 14336 on 128x256 (48 tiles) 98.2 us, against 56.4 for
+  // _scaled_mm and 67.1-76.5 for the other kernels on the H200 (docs/results/session31/). Splits
+  // of one or two rounds won: 256 x 4096 x 14336 on 128x128 2x1 (32 tiles in 4 ranges, two
+  // rounds) 33.6 against 42.2; 640 / 1152 x 4096 x 14336 on 1x2 (14 / 12 tiles after whole waves,
+  // one round) 67.1 / 109.5 against 86.3 / 128.1; session 17's 1536 / 2560 x 4096 x 8192 above.
+  static constexpr uint64_t kMaxRounds = 2;
+
+  // The model's time of `rest` tiles (fewer than the clusters) cut into n ranges.
+  BW_HOST_DEVICE static uint64_t rounds_of(uint64_t rest, uint32_t n, uint32_t clusters) {
+    return (rest * n + clusters - 1) / clusters;
+  }
+  BW_HOST_DEVICE static uint64_t split_time(uint64_t rest, uint32_t n, uint32_t clusters,
+                                            uint32_t k_tiles) {
+    return rounds_of(rest, n, clusters) * ((k_tiles + n - 1) / n) + (3 * n + 1) / 2;
+  }
 
   // tiles: cluster tiles of the problem (every batch); clusters: the launch grid's.
   static TailSplit make(uint64_t tiles, uint32_t clusters, uint32_t k_tiles, bool enable) {
@@ -136,8 +155,8 @@ struct TailSplit {
     uint32_t best = 1;
     uint64_t best_cost = 0;
     for (uint32_t n = 2; n <= kMaxSplits && k_tiles / n >= kMinRange; ++n) {
-      const uint64_t rounds = (rest * n + clusters - 1) / clusters;
-      const uint64_t cost = rounds * ((k_tiles + n - 1) / n) + (3 * n + 1) / 2;
+      if (rounds_of(rest, n, clusters) > kMaxRounds) break;  // rounds grow with n
+      const uint64_t cost = split_time(rest, n, clusters, k_tiles);
       if (best == 1 || cost < best_cost) {
         best = n;
         best_cost = cost;
@@ -154,6 +173,13 @@ struct TailSplit {
   }
 
   BW_HOST_DEVICE bool active() const { return splits > 1; }
+  // The model's time for the whole grid, in k-tiles of one cluster's MMAs: the whole waves and
+  // then the split rounds, or, unsplit, every wave of whole tiles (the last one partial).
+  BW_HOST_DEVICE uint64_t k_tile_time() const {
+    if (clusters == 0) return 0;
+    if (!active()) return (whole + clusters - 1) / clusters * k_tiles;
+    return whole_waves * k_tiles + split_time(split_tiles, splits, clusters, k_tiles);
+  }
   BW_HOST_DEVICE uint64_t units() const { return uint64_t{split_tiles} * splits; }
   // Workspace slots for partial sums: one per unit but the reducing ones, (range, tile) order.
   BW_HOST_DEVICE uint64_t partial_slots() const { return uint64_t{split_tiles} * (splits - 1); }
