@@ -413,7 +413,7 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
     (129, 14336, 4096, True, "128x128x128_c2x1_coop_fp8overlap_stream_axpby"),
     (256, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
     (192, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
-    # three or more rows of 128-row tiles (session 30, sm90_fp8_order): each weight tile read
+    # three or more rows of 128-row tiles (session 30, sm90_fp8_places): each weight tile read
     # by several clusters, plain loads; the tile and cluster whose grid takes the fewest waves
     # (times a cluster's work), ties to 128x256, then to the 1x2 cluster
     (257, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),

@@ -162,11 +162,11 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 // down (N 4096, K 14336) at 640 / 1000 rows 76.5 / 86.0 against 83.4 / 97.2 on 128x128 2x1.
 // Over the 28 shapes (300-1536 rows) the kernel this rule takes (with the tail-split rule
 // below) ran within 3% of the fastest of the 128x128 / 128x256 kernels timed at 27 of them;
-// 640 x 4096 x 14336 is the exception (the wide tile, 76.5 against 67.1 on 1x2 split; the
-// earlier rule's 2x1 split 72.6). The earlier rule (128x256 wherever its tiles fill a wave,
+// 640 x 4096 x 14336 was the exception (the wide tile, 76.5 against 67.1 on 1x2 split; the
+// earlier rule's 2x1 split 72.6), which session 31's split costing below fixes. The earlier rule (128x256 wherever its tiles fill a wave,
 // else 2x1) ran up to 35% over the fastest (640 x 6144 x 4096: 42.7 against 31.6).
 // Since session 31 a shape whose tail-split twin is among the call's candidates (bit i of
-// `split_twins`, in kShapes' order) is costed at K >= 8192 by the split's time (TailSplit's
+// `split_twins`, in kSm90Fp8Shapes' order) is costed at K >= 8192 by the split's time (TailSplit's
 // model: whole waves, then the split rounds) instead of whole waves: at 640 x 4096 x 14336 the
 // 1x2 cluster's 80 tiles (a wave and 14, split in 4) ran 67.1 us against 76.5 on 128x256 (48
 // tiles, one wave) on the H200 (time_run123.txt there), which whole waves ranked the other way.
@@ -186,7 +186,9 @@ int sm90_fp8_shape_of(const KernelConfig& k) {
   return -1;
 }
 
-int sm90_fp8_order(const GemmArgs& g, const KernelConfig& k, unsigned split_twins) {
+// The place of each of kSm90Fp8Shapes (0 best), computed once a plan, not per candidate.
+using Sm90Fp8Places = std::array<int, 3>;
+Sm90Fp8Places sm90_fp8_places(const GemmArgs& g, unsigned split_twins) {
   const int64_t clusters = sm_count_of(g) / 2;
   int64_t cost[3];
   for (int i = 0; i < 3; ++i) {
@@ -200,19 +202,19 @@ int sm90_fp8_order(const GemmArgs& g, const KernelConfig& k, unsigned split_twin
     cost[i] = static_cast<int64_t>(plan.k_tile_time()) * (c.tile_n / 128) *
               (c.tile_n == 256 ? 96 : 100);
   }
-  const int i = sm90_fp8_shape_of(k);
-  if (i < 0) return 3;
-  int place = 0;
-  for (int j = 0; j < 3; ++j) place += cost[j] < cost[i] || (cost[j] == cost[i] && j < i);
-  return place;
+  Sm90Fp8Places places{};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) places[i] += cost[j] < cost[i] || (cost[j] == cost[i] && j < i);
+  }
+  return places;
 }
 
 // Lower is better: where config k stands in the problem's preference (kernels outside the named
 // roles, e.g. the tuning candidates of a BW_KERNELS=all build, rank last). Among equal roles the
 // persistent scheduler ranks before stream-K, whose bookkeeping cost 1-3% in the same sweep.
-// pref: sm90_preference(g) on sm90, unused on sm100. fp8_split_twins: sm90_fp8_order's.
+// pref: sm90_preference(g) on sm90, unused on sm100; fp8_places: sm90_fp8_places(g, ...).
 int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
-         const Sm90Preference& pref, unsigned fp8_split_twins) {
+         const Sm90Preference& pref, const Sm90Fp8Places& fp8_places) {
   int r = 1000;
   if (k.swap_ab) {
     // Swapped kernels (D^T = B^T A^T; KernelConfig::swap_ab) where the call's rows fit one tile
@@ -274,12 +276,13 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     } else if (!overlaps_fp8_promotion(k.schedule)) {
       r = 20;
     } else if (ceil_div(g.m, 128) > 2) {
-      r = 10 * sm90_fp8_order(g, k, fp8_split_twins) + (streams_weights(k.schedule) ? 40 : 0);
+      const int shape = sm90_fp8_shape_of(k);
+      r = 10 * (shape < 0 ? 3 : fp8_places[shape]) + (streams_weights(k.schedule) ? 40 : 0);
       // A 128x128 tail-split twin there goes after its unsplit kernel at K < 8192: such splits
       // lost (same run, us: 896 x 6144 x 4096 on 1x2 50.3 against 43.7; 640 x 6144 x 4096 on
       // 2x1 42.9 against 42.0), while splits after one or two waves of deep tiles won (640 /
-      // 1152 x 4096 x 14336 on 1x2: 67.1 / 109.5 against 86.3 / 128.1), as did two rounds below
-      // a wave (256 x 4096 x 14336 on 2x1, 32 tiles in 4 ranges: 33.6 against 42.2). Splits in
+      // 1152 x 4096 x 14336 on 1x2: 67.1 / 109.5 against 86.3 / 128.1), as did one round below
+      // a wave (256 x 4096 x 14336 on 2x1, 32 tiles in 2 ranges: 33.6 against 42.2). Splits in
       // three or more rounds, which lost, TailSplit no longer makes (tile_order.hpp, kMaxRounds).
       if (k.tile_n == 128 && k.scheduler == TileScheduler::TailSplit && g.k < 8192) r += 5;
     } else {
@@ -401,7 +404,7 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
     return k.arch == device_arch && k.ab == g.ab && k.b == g.b_dtype && k.cd == g.d_dtype &&
            k.a_major == g.a_major && k.b_major == g.b_major && k.activation == g.activation;
   };
-  // The sm90 FP8 shapes whose tail-split twin (plain loads) fits the call (sm90_fp8_order).
+  // The sm90 FP8 shapes whose tail-split twin (plain loads) fits the call (sm90_fp8_places).
   unsigned fp8_split_twins = 0;
   for (const KernelConfig* k : candidates) {
     if (same(*k) && epilogue_fits(k->epilogue, g) && k->scheduler == TileScheduler::TailSplit &&
@@ -410,6 +413,7 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
       fp8_split_twins |= 1u << sm90_fp8_shape_of(*k);
     }
   }
+  const Sm90Fp8Places fp8_places = sm90_fp8_places(g, fp8_split_twins);
   int best = 0;
   bool lean_only = false;  // a lean kernel fitted all but the call's x or Y
   for (size_t i = 0; i < candidates.size(); ++i) {
@@ -419,7 +423,7 @@ Plan plan(const GemmArgs& g, int device_arch, const std::vector<const KernelConf
       lean_only |= k.epilogue == Epilogue::FusedLean && g.epilogue == Epilogue::Fused;
       continue;
     }
-    const int r = rank(g, k, device_arch, sm90_pref, fp8_split_twins);
+    const int r = rank(g, k, device_arch, sm90_pref, fp8_places);
     if (p.index < 0 || r < best) {
       p.index = static_cast<int>(i);
       best = r;

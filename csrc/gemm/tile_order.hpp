@@ -126,12 +126,12 @@ struct TailSplit {
   // tiles) 59.4 against 46.3 us; after one, 896 x 4096 x 14336 (46 tiles after 66) 99.5 against
   // 89.6; and on an H100, 640 x 4096 x 14336 on 128x256 (48 tiles) 98.2 us, against 56.4 for
   // _scaled_mm and 67.1-76.5 for the other kernels on the H200 (docs/results/session31/). Splits
-  // of one or two rounds won: 256 x 4096 x 14336 on 128x128 2x1 (32 tiles in 4 ranges, two
-  // rounds) 33.6 against 42.2; 640 / 1152 x 4096 x 14336 on 1x2 (14 / 12 tiles after whole waves,
-  // one round) 67.1 / 109.5 against 86.3 / 128.1; session 17's 1536 / 2560 x 4096 x 8192 above.
+  // of one round won: 256 x 4096 x 14336 on 128x128 2x1 (32 tiles in 2 ranges) 33.6 against 42.2;
+  // 640 / 1152 x 4096 x 14336 on 1x2 (14 / 12 tiles after whole waves) 67.1 / 109.5 against 86.3 /
+  // 128.1; session 17's 1536 / 2560 x 4096 x 8192 above. Two rounds: not measured either way.
   static constexpr uint64_t kMaxRounds = 2;
 
-  // The model's time of `rest` tiles (fewer than the clusters) cut into n ranges.
+  // The model's rounds and time of `rest` tiles (fewer than the clusters) cut into n ranges.
   BW_HOST_DEVICE static uint64_t rounds_of(uint64_t rest, uint32_t n, uint32_t clusters) {
     return (rest * n + clusters - 1) / clusters;
   }
