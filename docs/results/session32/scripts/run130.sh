@@ -2,9 +2,7 @@
 # Session 32, call 2 (run130), on run129's warm build: SASS of every sm_90a kernel; the planner and
 # kernel-set tests under the device's torch; the fp8 suite side by side (ours, _scaled_mm, compile).
 set -uo pipefail
-T0=$(date +%s); el() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
-python3 -m pip install -q --no-index --no-deps --upgrade --target /tmp/site .whl/*.whl
-export PYTHONPATH=/tmp/site
+. "$(dirname "$0")/common.sh"
 nvidia-smi --query-gpu=name --format=csv,noheader
 el sass; timeout 120 python3 tools/check_sass.py > $OUT/sass.txt 2>&1; echo "sass rc $?"; grep -c "^ok" $OUT/sass.txt; grep -v "^ok" $OUT/sass.txt | head | cut -c1-250
 el bench; timeout 300 python3 benchmarks/bench_gemm.py --suite fp8 --reps 120 --warmup 25 --out $OUT/fp8 > $OUT/fp8_bench.log 2>&1; echo "bench rc $?"; grep -A14 "^case" $OUT/fp8_bench.log | cut -c1-200
