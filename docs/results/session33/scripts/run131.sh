@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 33, call 1 (run131): the default sm_90a set of main (b962d7e's build inputs: session 31's
 # planner); the fp8 suite side by side first (issue #9's rows, ~30 s), then every GPU test, then
-# the SASS check of every sm_90a kernel in the time left. session32's run129 + run130 in one call,
+# the SASS check of every sm_90a kernel in the time left. session 32's two planned calls in one,
 # since four refused device tries left too little budget for two.
 set -uo pipefail
 . "$(dirname "$0")/../../session32/scripts/common.sh"
