@@ -61,7 +61,8 @@ struct Fp8OverlappedPromotion : Base {
   static constexpr int kTileN = cute::size<1>(typename Base::TileShape{});
   static constexpr int kTileK = cute::size<2>(typename Base::TileShape{});
   static constexpr int kChunkN = kTileN == 128 ? 128 : 64;  // see "Registers" above
-  static_assert(kTileN == 128 || kTileN == 256, "tiles of 128x128 or 128x256");
+  static_assert(kTileN == 128 || kTileN == 192 || kTileN == 256,
+                "tiles of 128x128, 128x192 (three chunks of 64) or 128x256");
   static constexpr int kChunks = kTileN / kChunkN;
   static constexpr int kWarpGroups = cute::size(TiledMma{}) / cutlass::NumThreadsPerWarpGroup;
   // The MMA of one chunk: the builder's, narrowed to ChunkN (the same warp-group layout).
