@@ -424,12 +424,19 @@ _SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop",
 # default, the control of session 28's evict-first ones).
 _SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1, 1)),
                               *_SM90_FP8_SWAP_PLAIN]
-# all (session 34): the 128x192 overlap tile (three chunks of 64) as a scale kernel, for 300-1152
-# rows, where a 128x128 grid is a wave and a bit and a 128x256 one under a wave of tiles twice the
-# work (640 x 4096 x 4096: 160 / 80 / 110 tiles of 128x128 / 128x256 / 128x192 on 132 SMs).
-# Session 7 measured it 7-11% slower per tile than 128x128 at 4096-8192 rows.
-_SM90_FP8_MID_M_CANDIDATES = [dict(tile=(128, 192, 128), cluster=c, schedule="coop_fp8overlap",
-                                   epi_tile=(128, 64)) for c in ((2, 1), (1, 2))]
+# Session 34 (docs/results/session34/): the 128x192 overlap tile (three chunks of 64) as scale
+# kernels (calls without C), for 300-1152 rows, where a 128x128 grid is a wave and a bit and a
+# 128x256 one is under a wave of tiles of twice the work (640 x 4096 x 4096: 160 / 80 / 110 tiles
+# of 128x128 / 128x256 / 128x192 on 132 SMs). Session 7 measured it 7-11% slower per tile than
+# 128x128 at 4096-8192 rows; side by side on a lent H100 (run134-h100/probe34.txt there, us):
+#                             640x4096x4096  300x6144x4096  384x6144x4096  640x14336x4096
+#   _scaled_mm                     21.6           23.2           22.8            63.1
+#   the planner's kernel before    28.4           30.6           30.6            72.5
+#   128x192, cluster 2x1           26.3           29.0           29.2            81.8
+#   128x192, cluster 1x2           26.7           30.2           30.3            70.8
+# The planner takes it where its grid costs least (csrc/gemm/heuristics.cpp, sm90_fp8_places).
+_SM90_FP8_MID = [dict(tile=(128, 192, 128), cluster=c, schedule="coop_fp8overlap",
+                      epilogue="Scale", epi_tile=(128, 64)) for c in ((2, 1), (1, 2))]
 
 # sm100 8-bit and tf32 kernels in the layouts other than x @ W.T, in the default build for the
 # types each training step of an FP8 / INT8 / TF32 layer meets: e4m3 -> bf16 (the forward, x @ W
@@ -478,9 +485,10 @@ def _quant(arch, preset, dtype_triples, fused_acts=(), ci=None):
             out += [Kernel(arch=arch, ab=ab, b=b, cd=cd, a_major="k", b_major="k", preset=p,
                            epilogue="Scale", **cfg) for cfg in (_SM90_FP8_SCALE, _SM90_FP8_SCALE_TS)]
         # sm90 small M (_SM90_FP8_SMALL_M above): FP8 e4m3 -> bf16 the cluster along N, the
-        # swapped tiles and the tail-split twins of 128x128; INT8 the 16-bit roles' tiles
+        # swapped tiles and the tail-split twins of 128x128, and for 300-1152 rows the 128x192
+        # scale kernels (_SM90_FP8_MID); INT8 the 16-bit roles' tiles
         if arch == 90 and (ab, b, cd) == ("e4m3", "", "bf16"):
-            small = _SM90_FP8_SMALL_M
+            small = _SM90_FP8_SMALL_M + _SM90_FP8_MID
         elif arch == 90 and ab == "s8":
             small = [_with_k(c, tk) for c in (_SM90_SMALL, _SM90_MID)]
         else:
@@ -549,8 +557,6 @@ KERNELS: list[Kernel] = [
       for cfg in cfgs],
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all", **cfg)
       for cfg in _SM90_FP8_CANDIDATES + _SM90_FP8_SMALL_CANDIDATES],
-    *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all",
-             epilogue="Scale", **cfg) for cfg in _SM90_FP8_MID_M_CANDIDATES],
     *[Kernel(arch=90, ab=ab, cd=cd, a_major="k", b_major="k", preset="all", **_SM90_8BIT_STREAMK)
       for ab, cd in (("e4m3", "bf16"), ("s8", "s32"))],
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all",

@@ -147,8 +147,9 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 }
 
 // sm90 FP8 overlap kernels at three or more rows of 128-row tiles (session 30): where config
-// k's tile and cluster stand among the three of the default set, 128x256 in 2x1 clusters and
-// 128x128 in 1x2 and 2x1 ones (0 best, 3: none of them). Each is costed as the waves of
+// k's tile and cluster stand among the shapes of the default set, 128x256 in 2x1 clusters,
+// 128x128 in 1x2 and 2x1 ones and (session 34, below) 128x192 in either (0 best,
+// kSm90Fp8ShapeCount: none of them). Each is costed as the waves of
 // clusters its grid takes (all SMs in clusters of two) times a cluster's work in 128x128
 // tiles, the wide tile's work counted 4% less (its measured gain per tile where the waves are
 // equal: 2-6% at 8192^3 and Llama-8B's shapes, session 7); ties go to the wider tile, then to
@@ -172,11 +173,23 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 // tiles, one wave) on the H200 (time_run123.txt there), which whole waves ranked the other way.
 // Not below K = 8192, where the splits measured lost to other kernels (1152 x 4096 x 4096:
 // 128x256 split 46.6 against 42.4 on 1x2 unsplit; the 128x128 twins, rank() below).
-struct Sm90Fp8Shape { int tile_n, cluster_m, cluster_n; };
-constexpr Sm90Fp8Shape kSm90Fp8Shapes[] = {{256, 2, 1}, {128, 1, 2}, {128, 2, 1}};  // tie order
+//
+// Session 34 added the 128x192 tile (scale kernels only: calls without C; three chunks of 64,
+// tools/generate_kernels.py, _SM90_FP8_MID), after the others in the tie order, its work
+// counted 8% more per 128 columns than 128x128's (session 7 measured it 7-11% slower per tile at
+// 4096-8192 rows, docs/results/h200-session7/probe_tiles4.txt). It takes the grids where the
+// 128-wide ones are a wave and a bit and the 256-wide one is under a wave of double-work
+// tiles. Side by side on a lent H100 (docs/results/session34/run134-h100/probe34.txt, us; the
+// rule's old pick, then the 128x192 kernel it takes now): 640 x 4096 x 4096 128x256 28.7 ->
+// 26.3, 300 / 384 x 6144 x 4096 128x256 30.7 / 30.9 -> 29.0 / 29.2, 640 x 14336 x 4096 128x128
+// 1x2 72.5 -> 70.8 (the 1x2 cluster: 5 rows of tiles).
+struct Sm90Fp8Shape { int tile_n, cluster_m, cluster_n, cost; };  // cost: % of 128x128's per column
+constexpr Sm90Fp8Shape kSm90Fp8Shapes[] = {
+    {256, 2, 1, 96}, {128, 1, 2, 100}, {128, 2, 1, 100}, {192, 2, 1, 108}, {192, 1, 2, 108}};
+constexpr int kSm90Fp8ShapeCount = sizeof(kSm90Fp8Shapes) / sizeof(kSm90Fp8Shapes[0]);
 
 int sm90_fp8_shape_of(const KernelConfig& k) {
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < kSm90Fp8ShapeCount; ++i) {
     const Sm90Fp8Shape& c = kSm90Fp8Shapes[i];
     if (k.tile_m == 128 && k.tile_n == c.tile_n && k.cluster_m == c.cluster_m &&
         k.cluster_n == c.cluster_n) {
@@ -187,11 +200,11 @@ int sm90_fp8_shape_of(const KernelConfig& k) {
 }
 
 // The place of each of kSm90Fp8Shapes (0 best), computed once a plan, not per candidate.
-using Sm90Fp8Places = std::array<int, 3>;
+using Sm90Fp8Places = std::array<int, kSm90Fp8ShapeCount>;
 Sm90Fp8Places sm90_fp8_places(const GemmArgs& g, unsigned split_twins) {
   const int64_t clusters = sm_count_of(g) / 2;
-  int64_t cost[3];
-  for (int i = 0; i < 3; ++i) {
+  int64_t cost[kSm90Fp8ShapeCount];
+  for (int i = 0; i < kSm90Fp8ShapeCount; ++i) {
     const Sm90Fp8Shape& c = kSm90Fp8Shapes[i];
     const int64_t grid = ceil_div(ceil_div(g.m, 128), c.cluster_m) *
                          ceil_div(ceil_div(g.n, c.tile_n), c.cluster_n) * g.l;
@@ -199,12 +212,13 @@ Sm90Fp8Places sm90_fp8_places(const GemmArgs& g, unsigned split_twins) {
     const TailSplit plan = TailSplit::make(static_cast<uint64_t>(grid),
                                            static_cast<uint32_t>(clusters),
                                            static_cast<uint32_t>(ceil_div(g.k, 128)), split);
-    cost[i] = static_cast<int64_t>(plan.k_tile_time()) * (c.tile_n / 128) *
-              (c.tile_n == 256 ? 96 : 100);
+    cost[i] = static_cast<int64_t>(plan.k_tile_time()) * c.tile_n * c.cost / 128;
   }
   Sm90Fp8Places places{};
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) places[i] += cost[j] < cost[i] || (cost[j] == cost[i] && j < i);
+  for (int i = 0; i < kSm90Fp8ShapeCount; ++i) {
+    for (int j = 0; j < kSm90Fp8ShapeCount; ++j) {
+      places[i] += cost[j] < cost[i] || (cost[j] == cost[i] && j < i);
+    }
   }
   return places;
 }
@@ -274,10 +288,11 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     } else if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64) {
       r = small ? 1 : 30;
     } else if (!overlaps_fp8_promotion(k.schedule)) {
-      r = 20;
+      r = 90;  // CUTLASS's FP8 mainloops (tuning candidates of `all`): after every overlap kernel
     } else if (ceil_div(g.m, 128) > 2) {
       const int shape = sm90_fp8_shape_of(k);
-      r = 10 * (shape < 0 ? 3 : fp8_places[shape]) + (streams_weights(k.schedule) ? 40 : 0);
+      r = 10 * (shape < 0 ? kSm90Fp8ShapeCount : fp8_places[shape]) +
+          (streams_weights(k.schedule) ? 10 * kSm90Fp8ShapeCount + 10 : 0);
       // A 128x128 tail-split twin there goes after its unsplit kernel at K < 8192: such splits
       // lost (same run, us: 896 x 6144 x 4096 on 1x2 50.3 against 43.7; 640 x 6144 x 4096 on
       // 2x1 42.9 against 42.0), while splits after one or two waves of deep tiles won (640 /
@@ -288,7 +303,9 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     } else {
       const bool cluster_ok = one_row ? k.cluster_m == 1 && k.cluster_n == 2
                                       : k.cluster_m == 2 && k.cluster_n == 1;
-      r = (k.tile_n == (wide ? 256 : 128) ? 0 : 10) + (cluster_ok ? 0 : 5) + (small ? 2 : 0);
+      // (the 128x192 tile, for three or more rows above, last)
+      r = (k.tile_n == (wide ? 256 : 128) ? 0 : k.tile_n == 192 ? 30 : 10) + (cluster_ok ? 0 : 5) +
+          (small ? 2 : 0);
       // The weights loaded evict-first (csrc/gemm/sm90/tma_loads.hpp) before plain loads
       // where the grid has one row of clusters, so that each weight byte is read once (sessions
       // 28-29, e.g. 256 x 14336 x 4096: 31.6 against 34.5 us; tools/generate_kernels.py,

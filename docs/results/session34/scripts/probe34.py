@@ -15,9 +15,19 @@ random.seed(34)
 compiled = {k["name"] for k in _C.compiled_kernels()}
 G = "sm90_e4m3_bf16_ak_bk_"
 PROJ = {"up": (14336, 4096), "down": (4096, 14336), "qkv": (6144, 4096), "o": (4096, 4096)}
-ROWS = [int(x) for x in sys.argv[1].split(",")] if len(sys.argv) > 1 else \
-    [300, 384, 640, 896, 1152, 2048]
-SHAPES = [(m, *PROJ[p]) for m in ROWS for p in PROJ]
+# argv[1]: rows (comma-separated), or "verify" (run135, after the planner took the 128x192 tile):
+# the shapes of run134 where it took or nearly took it, and shapes where only the planner's cost
+# model (csrc/gemm/heuristics.cpp, sm90_fp8_places) says it pays.
+VERIFY = [(300, 6144, 4096), (384, 6144, 4096), (640, 4096, 4096), (640, 14336, 4096),
+          (1152, 4096, 4096), (1152, 6144, 4096), (512, 6144, 4096), (768, 4096, 4096),
+          (768, 12288, 4096), (1152, 8192, 4096), (1536, 6144, 4096), (3072, 3072, 4096),
+          (640, 14336, 14336), (1536, 2048, 1024), (640, 4096, 14336)]
+if len(sys.argv) > 1 and sys.argv[1] == "verify":
+    SHAPES = VERIFY
+else:
+    ROWS = [int(x) for x in sys.argv[1].split(",")] if len(sys.argv) > 1 else \
+        [300, 384, 640, 896, 1152, 2048]
+    SHAPES = [(m, *PROJ[p]) for m in ROWS for p in PROJ]
 NAMED = {"c2x1": "128x128x128_c2x1_coop_fp8overlap_axpby",
          "c1x2": "128x128x128_c1x2_coop_fp8overlap_axpby",
          "c1x2_ts": "128x128x128_c1x2_coop_fp8overlap_ts_axpby",
