@@ -6,7 +6,8 @@ a last, partial band), batched and not, against the fp64 reference, with D poiso
 fused kernels (full and lean) likewise, unbatched. The tail-split kernels (the last wave split
 along K, csrc/gemm/tile_order.hpp) on problems whose plan splits: every piece's partial sum
 reaches its tile once, bit for bit the same on every run, after whole waves and below a wave;
-and the op's FP8 calls below a wave of deep tiles take a tail-split kernel.
+and the op's FP8 calls below a wave of deep tiles take a tail-split kernel; those where a wave
+of 128x192 tiles costs least, the 128x192 scale kernel.
 Marked gpu: skipped, with the reason, without a GPU."""
 import gc
 import time
@@ -383,6 +384,27 @@ def test_op_runs_a_wave_of_64x64_tiles_unsplit(m, n, k, with_c):
         pytest.skip(f"{_PP6464} is not compiled here (or no H100/H200)")
     path, ref, outs = fp8_op_twice(m, n, k, -0.5 if with_c else 0.0, seed=m + n + k)
     assert path == f"kernel: {_PP6464}", path
+    assert_close(outs[0], ref, out_tolerance(torch.float8_e4m3fn, torch.bfloat16),
+                 f"op {m}x{n}x{k}: {path}")
+    assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"
+
+
+_W192 = "sm90_e4m3_bf16_ak_bk_128x192x128_c{}_coop_fp8overlap_scale_e128x64"
+
+
+@pytest.mark.parametrize("m,n,k,cluster", [(640, 4096, 4096, "2x1"), (300, 6144, 4096, "2x1"),
+                                           (640, 14336, 4096, "1x2"), (1536, 2048, 1024, "2x1")])
+def test_op_takes_the_128x192_tile_where_its_grid_costs_least(m, n, k, cluster):
+    """The public op at 300-1536 rows without C, where a wave of 128x192 tiles costs less than
+    the 128x128 grids' waves and the 128x256 one's (csrc/gemm/heuristics.cpp, sm90_fp8_places;
+    session 34), takes the 128x192 scale kernel (its last column of tiles partly past N: 4096,
+    6144, 14336 and 2048 are no multiples of 192; 300 rows leave the last row of tiles partly
+    empty), with the scales, against the fp64 reference, the same bits on a second call."""
+    name = _W192.format(cluster)
+    if name not in {k2["name"] for k2 in _sm90_persistent("scale", schedulers=("persistent",))}:
+        pytest.skip(f"{name} is not compiled here (or no H100/H200)")
+    path, ref, outs = fp8_op_twice(m, n, k, 0.0, seed=m + n + k)
+    assert path == f"kernel: {name}", path
     assert_close(outs[0], ref, out_tolerance(torch.float8_e4m3fn, torch.bfloat16),
                  f"op {m}x{n}x{k}: {path}")
     assert torch.equal(outs[0], outs[1]), f"op {m}x{n}x{k}: not the same bits on a second call"
