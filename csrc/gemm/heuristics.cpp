@@ -182,7 +182,11 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 // tiles. Side by side on a lent H100 (docs/results/session34/run134-h100/probe34.txt, us; the
 // rule's old pick, then the 128x192 kernel it takes now): 640 x 4096 x 4096 128x256 28.7 ->
 // 26.3, 300 / 384 x 6144 x 4096 128x256 30.7 / 30.9 -> 29.0 / 29.2, 640 x 14336 x 4096 128x128
-// 1x2 72.5 -> 70.8 (the 1x2 cluster: 5 rows of tiles).
+// 1x2 72.5 -> 70.8 (the 1x2 cluster: 5 rows of tiles). With this rule (run135-h100/
+// probe34_verify.txt there), at all 12 of 15 shapes where it took a 128x192 kernel that kernel was
+// the fastest timed, e.g. 1536 x 6144 x 4096 62.8 us against 73.3 on 128x128 1x2. It misses
+// 1152 x 4096 x 4096 (128x192 42.5 against 45.8) and 640 x 4096 x 14336 (69.6 against the
+// 128x128 tail split's 74.9). H100 only: the H200 has the same 132 SMs and faster memory.
 struct Sm90Fp8Shape { int tile_n, cluster_m, cluster_n, cost; };  // cost: % of 128x128's per column
 constexpr Sm90Fp8Shape kSm90Fp8Shapes[] = {
     {256, 2, 1, 96}, {128, 1, 2, 100}, {128, 2, 1, 100}, {192, 2, 1, 108}, {192, 1, 2, 108}};
