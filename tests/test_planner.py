@@ -416,8 +416,9 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
     (192, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
     # three or more rows of 128-row tiles (session 30, sm90_fp8_places): each weight tile read
     # by several clusters, plain loads; the tile and cluster whose grid takes the fewest waves
-    # (times a cluster's work), ties to 128x256, then to the 1x2 cluster
-    (257, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),
+    # (times a cluster's work), ties to 128x256, then to the 2x1 cluster (session 35: 0-8%
+    # faster than 1x2 at such ties on the H100, within 0.5% on the H200)
+    (257, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_axpby"),  # 1 wave each
     (384, 14336, 4096, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),  # 3 waves, 2x1: 4
     (640, 6144, 4096, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),  # 2 waves, 2x1: 3
     (640, 4096, 4096, True, "128x256x128_c2x1_coop_fp8overlap_axpby"),  # 2 waves each: wide
@@ -434,15 +435,15 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
     # the 128x128 tail split there: not at K < 8192, nor where below a wave it takes three
     # rounds of units (384 x 4096 x 14336: 48 tiles in 4 ranges); where it follows whole waves
     # of deep tiles, or below a wave in two rounds, it goes first
-    (896, 6144, 4096, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),
-    (384, 4096, 14336, False, "128x128x128_c1x2_coop_fp8overlap_axpby"),
+    (896, 6144, 4096, True, "128x128x128_c2x1_coop_fp8overlap_axpby"),
+    (384, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_axpby"),
     (1152, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
     # at K >= 8192 each shape costed by its twin's split (session 31): 640 x 4096 x 14336, a wave
     # and 14 tiles on 1x2 (14 split in 4: 67.1 us) before 48 tiles of 128x256 (76.5)
     (640, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
     (640, 4096, 14336, False, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),
     (384, 2048, 14336, False, "128x128x128_c1x2_coop_fp8overlap_ts_axpby"),  # 24 cluster tiles
-    (512, 4096, 14336, True, "128x128x128_c1x2_coop_fp8overlap_axpby"),
+    (512, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_axpby"),
 ])
 def test_sm90_fp8_small_m(m, n, k, with_c, kernel):
     # csrc/gemm/heuristics.cpp (FP8, small M; session 22's measurements in

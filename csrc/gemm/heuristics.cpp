@@ -153,7 +153,7 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 // clusters its grid takes (all SMs in clusters of two) times a cluster's work in 128x128
 // tiles, the wide tile's work counted 4% less (its measured gain per tile where the waves are
 // equal: 2-6% at 8192^3 and Llama-8B's shapes, session 7); ties go to the wider tile, then to
-// the cluster along N. So an odd count of 128-row tiles, which pads a 2x1 grid with a half-empty
+// the cluster along M (2x1; session 35, below). So an odd count of 128-row tiles, which pads a 2x1 grid with a half-empty
 // row of clusters, takes the 1x2 cluster where that saves a wave, and the wide tile where its
 // grid has no more waves than the 128x128 ones. Side by side on the H200 at 300-1536 rows of
 // Llama-3 8B's projections (docs/results/h200-session30/time_run123.txt, us, persistent
@@ -187,9 +187,17 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 // the fastest timed, e.g. 1536 x 6144 x 4096 62.8 us against 73.3 on 128x128 1x2. It misses
 // 1152 x 4096 x 4096 (128x192 42.5 against 45.8) and 640 x 4096 x 14336 (69.6 against the
 // 128x128 tail split's 74.9). H100 only: the H200 has the same 132 SMs and faster memory.
+//
+// Session 35 turned the 128x128 tie round (2x1 before 1x2), where the two clusters take as many
+// waves: side by side (us, 2x1 against 1x2) on the H200 in session 30 (time_run123.txt above)
+// 300 x 4096 x 14336 46.7 / 47.0, 896 x 6144 x 4096 43.1 / 43.7, 1152 x 4096 x 4096 42.2 / 42.4,
+// 300 / 384 x 4096 x 4096 19.2 / 19.1 and 19.3 / 19.2; on a lent H100 in session 35
+// (docs/results/session35/run138-h100/probe34_rows.txt) 50.3 / 53.5, 43.8 / 47.2, 43.0 / 45.4,
+// 21.1 / 21.4 and 21.1 / 21.6 (session 34's H100: 2x1 ahead by 3-8% at such ties too). 2x1 was
+// never more than 0.5% behind and up to 8% ahead.
 struct Sm90Fp8Shape { int tile_n, cluster_m, cluster_n, cost; };  // cost: % of 128x128's per column
 constexpr Sm90Fp8Shape kSm90Fp8Shapes[] = {
-    {256, 2, 1, 96}, {128, 1, 2, 100}, {128, 2, 1, 100}, {192, 2, 1, 108}, {192, 1, 2, 108}};
+    {256, 2, 1, 96}, {128, 2, 1, 100}, {128, 1, 2, 100}, {192, 2, 1, 108}, {192, 1, 2, 108}};
 constexpr int kSm90Fp8ShapeCount = sizeof(kSm90Fp8Shapes) / sizeof(kSm90Fp8Shapes[0]);
 
 int sm90_fp8_shape_of(const KernelConfig& k) {
