@@ -153,15 +153,15 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 // clusters its grid takes (all SMs in clusters of two) times a cluster's work in 128x128
 // tiles, the wide tile's work counted 4% less (its measured gain per tile where the waves are
 // equal: 2-6% at 8192^3 and Llama-8B's shapes, session 7); ties go to the wider tile, then to
-// the cluster along M (2x1; session 35, below). So an odd count of 128-row tiles, which pads a 2x1 grid with a half-empty
-// row of clusters, takes the 1x2 cluster where that saves a wave, and the wide tile where its
-// grid has no more waves than the 128x128 ones. Side by side on the H200 at 300-1536 rows of
-// Llama-3 8B's projections (docs/results/h200-session30/time_run123.txt, us, persistent
-// kernels): up (N 14336, K 4096) at 384 / 640 / 896 / 1152 rows 128x128 1x2 45.8 / 69.4 / 83.4
-// / 111.0 against 2x1 55.1 / 80.5 / 94.9 / 124.1 and 128x256 53.0 / 77.3 / 101.6 / 128.6; qkv
-// (N 6144) at 640 rows 31.6 against 42.0 / 50.7; and the wide tile ahead where it ties, e.g.
-// down (N 4096, K 14336) at 640 / 1000 rows 76.5 / 86.0 against 83.4 / 97.2 on 128x128 2x1.
-// Over the 28 shapes (300-1536 rows) the kernel this rule takes (with the tail-split rule
+// the cluster along M (2x1; session 35, below). So an odd count of 128-row tiles, which pads a 2x1
+// grid with a half-empty row of clusters, takes the 1x2 cluster where that saves a wave, and the
+// wide tile where its grid has no more waves than the 128x128 ones. Side by side on the H200 at
+// 300-1536 rows of Llama-3 8B's projections (docs/results/h200-session30/time_run123.txt, us,
+// persistent kernels): up (N 14336, K 4096) at 384 / 640 / 896 / 1152 rows 128x128 1x2 45.8 /
+// 69.4 / 83.4 / 111.0 against 2x1 55.1 / 80.5 / 94.9 / 124.1 and 128x256 53.0 / 77.3 / 101.6 /
+// 128.6; qkv (N 6144) at 640 rows 31.6 against 42.0 / 50.7; and the wide tile ahead where it
+// ties, e.g. down (N 4096, K 14336) at 640 / 1000 rows 76.5 / 86.0 against 83.4 / 97.2 on
+// 128x128 2x1. Over the 28 shapes (300-1536 rows) the kernel this rule takes (with the tail-split rule
 // below) ran within 3% of the fastest of the 128x128 / 128x256 kernels timed at 27 of them;
 // 640 x 4096 x 14336 was the exception (the wide tile, 76.5 against 67.1 on 1x2 split; the
 // earlier rule's 2x1 split 72.6), which session 31's split costing below fixes. The earlier rule (128x256 wherever its tiles fill a wave,
@@ -184,9 +184,10 @@ bool tail_split_pays(const GemmArgs& g, const KernelConfig& k) {
 // 26.3, 300 / 384 x 6144 x 4096 128x256 30.7 / 30.9 -> 29.0 / 29.2, 640 x 14336 x 4096 128x128
 // 1x2 72.5 -> 70.8 (the 1x2 cluster: 5 rows of tiles). With this rule (run135-h100/
 // probe34_verify.txt there), at all 12 of 15 shapes where it took a 128x192 kernel that kernel was
-// the fastest timed, e.g. 1536 x 6144 x 4096 62.8 us against 73.3 on 128x128 1x2. It misses
-// 1152 x 4096 x 4096 (128x192 42.5 against 45.8) and 640 x 4096 x 14336 (69.6 against the
-// 128x128 tail split's 74.9). H100 only: the H200 has the same 132 SMs and faster memory.
+// the fastest timed, e.g. 1536 x 6144 x 4096 62.8 us against 73.3 on 128x128 1x2. It misses 1152 x
+// 4096 x 4096 (128x192 42.5 against 45.8 on 1x2; 2x1, taken since session 35: 43.0) and 640 x 4096
+// x 14336 (69.6 against the 128x128 tail split's 74.9). H100 only: the H200 has the same 132 SMs
+// and faster memory.
 //
 // Session 35 turned the 128x128 tie round (2x1 before 1x2), where the two clusters take as many
 // waves: side by side (us, 2x1 against 1x2) on the H200 in session 30 (time_run123.txt above)

@@ -6,9 +6,7 @@
 # every kernel by name), then the tile-order GPU tests of the 128x192 pick and the deep splits.
 set -uo pipefail
 . "$(dirname "$0")/../../session32/scripts/common.sh"
-export BW_KERNELS="sm90_e4m3_bf16_ak_bk_128x*_coop_fp8overlap_axpby,sm90_e4m3_bf16_ak_bk_128x*_coop_fp8overlap_ts_axpby,sm90_e4m3_bf16_ak_bk_128x*_coop_fp8overlap_scale_e128x64,sm90_e4m3_bf16_ak_bk_128x*_coop_fp8overlap_ts_scale_e128x64,-*_c1x1_*"
-el build; CXX=/usr/bin/g++ CC=/usr/bin/gcc BW_ARCHS=90a MAX_JOBS=16 python3 -m pip install --no-build-isolation --no-deps -v -e . > /tmp/build.log 2>&1 || { grep -a -n "error" /tmp/build.log | head -30; tail -5 /tmp/build.log; exit 1; }
-grep -a "blackwell_ops:" /tmp/build.log | head -3
+el build; build_kernels "sm90_e4m3_bf16_ak_bk_128x*_coop_fp8overlap_axpby,sm90_e4m3_bf16_ak_bk_128x*_coop_fp8overlap_ts_axpby,sm90_e4m3_bf16_ak_bk_128x*_coop_fp8overlap_scale_e128x64,sm90_e4m3_bf16_ak_bk_128x*_coop_fp8overlap_ts_scale_e128x64" || exit 1
 nvidia-smi --query-gpu=name,power.limit,clocks.max.sm --format=csv,noheader
 el probes; timeout 40 python3 docs/results/session34/scripts/probe34.py verify > $OUT/probe34_verify.txt 2>&1; echo "verify rc $?"
 timeout 40 python3 docs/results/session34/scripts/probe34.py > $OUT/probe34_rows.txt 2>&1; echo "rows rc $?"; tail -1 $OUT/probe34_rows.txt
