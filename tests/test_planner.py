@@ -414,6 +414,19 @@ _E4M3 = "sm90_e4m3_bf16_ak_bk_"
     (129, 14336, 4096, True, "128x128x128_c2x1_coop_fp8overlap_stream_axpby"),
     (256, 4096, 14336, False, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
     (192, 4096, 14336, True, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
+    (256, 4096, 8192, False, "128x128x128_c2x1_coop_fp8overlap_stream_ts_axpby"),
+    # ... but where their 64x128 tiles fit one wave, at K < 8192, the overlap mainloop on the
+    # ping-pong kernel (session 36: 129-256 x 4096 x 4096 17.1-17.5 us against 18.6-18.9)
+    (129, 4096, 4096, False, "64x128x128_c1x1_pingpong_fp8overlap_axpby"),
+    (192, 4096, 4096, True, "64x128x128_c1x1_pingpong_fp8overlap_axpby"),
+    (256, 4096, 4096, False, "64x128x128_c1x1_pingpong_fp8overlap_axpby"),
+    (256, 4096, 512, True, "64x128x128_c1x1_pingpong_fp8overlap_axpby"),
+    (256, 2048, 7168, False, "64x128x128_c1x1_pingpong_fp8overlap_axpby"),
+    (256, 4224, 4096, False, "64x128x128_c1x1_pingpong_fp8overlap_axpby"),  # 132 tiles
+    # (136 tiles; the twin, whose model splits 34 tiles in 3 ranges, not at K < 8192: session 36)
+    (256, 4352, 4096, False, "128x128x128_c2x1_coop_fp8overlap_stream_axpby"),
+    (256, 4352, 4096, True, "128x128x128_c2x1_coop_fp8overlap_stream_axpby"),
+    (192, 5632, 4096, True, "64x128x128_c1x1_pingpong_fp8overlap_axpby"),  # 3 x 44 tiles
     # three or more rows of 128-row tiles (session 30, sm90_fp8_places): each weight tile read
     # by several clusters, plain loads; the tile and cluster whose grid takes the fewest waves
     # (times a cluster's work), ties to 128x256, then to the 2x1 cluster (session 35: 0-8%

@@ -67,6 +67,10 @@ SCHEDULES = {
     # for grids of one row of clusters, which read each weight byte once (the planner's rule).
     "coop_fp8overlap_stream": (90, "bw::gemm::sm90::CooperativeFp8OverlapStreamedB",
                                "Schedule::Sm90CooperativeFp8OverlapStreamedB"),
+    # FP8 only: the overlap mainloop and the project's load() on the ping-pong kernel, one warp
+    # group a 64-row tile (64x128 or 64x256: the cooperative kernels' per-group extents).
+    "pingpong_fp8overlap": (90, "bw::gemm::sm90::PingpongFp8Overlap",
+                            "Schedule::Sm90PingpongFp8Overlap"),
     "1sm": (100, "bw::gemm::sm100::OneSm", "Schedule::Sm100_1Sm"),
     "2sm": (100, "bw::gemm::sm100::TwoSm", "Schedule::Sm100_2Sm"),
 }
@@ -162,6 +166,9 @@ class Kernel:
             # N chunks of 192 - N/2 (csrc/gemm/sm90/fp8_overlapped_promotion.hpp, "Registers")
             assert self.ab in FP8 and self.tile[0] == 128 and self.tile[1] in (128, 192, 256), \
                 f"{self.name}: FP8 overlap tiles are 128x128, 128x192 or 128x256"
+        if self.schedule == "pingpong_fp8overlap":
+            assert self.ab in FP8 and self.tile[0] == 64 and self.tile[1] in (128, 256), \
+                f"{self.name}: FP8 ping-pong overlap tiles are 64x128 or 64x256"
         if self.schedule == "coop_fastaccum":
             assert self.ab in FP8 and self.epilogue in PLAIN_EPILOGUES, \
                 f"{self.name}: FastAccum is FP8"
@@ -413,9 +420,31 @@ _SM90_FP8_PP6464 = dict(_SM90_FP8_SMALL, tile=(64, 64, 128), cluster=(1, 1))
 #   plain loads                 34.5              36.1                       34.9            55.6
 #   weights evict-first         31.6              33.0                       33.6            54.7
 _SM90_FP8_STREAM = dict(_SM90_FP8, schedule="coop_fp8overlap_stream")
+# Session 36 (docs/results/session36/): at 129-256 rows x 4096 x 4096 our best kernels ran 18-19
+# us against _scaled_mm's 15-16 on a lent H100, with the same slope in K (probe36 ksweep); ncu
+# named cuBLAS's kernel there nvjet_sm90_qqtst_64x128_128x8_2x1: 64x128 tiles (K 128), a 2x1
+# cluster, 128 CTAs at 256 rows where our 128x128 tiles launch 64. Measured side by side
+# (run142-h100/probe36_rows.txt there, us; the op: the planner before):
+#                                      129 / 192 / 256 x 4096 x 4096   256 x 6144 x 4096
+#   _scaled_mm                              14.8 / 15.2 / 16.6              20.1
+#   the op (2x1 stream tail-split)          19.5 / 19.7 / 20.0              20.4 (unsplit)
+#   64x128 ping-pong (CUTLASS's mainloop)   18.1 / 18.3 / 18.6              28.6
+#     with a 2x1 cluster                    18.9 / 18.9 / 19.2              29.5
+#   overlap mainloop on ping-pong, 64x128   17.1 / 17.3 / 17.5              25.6
+#     with a 2x1 cluster                    18.0 / 18.2 / 18.7              27.2
+#     64x256, 2x1                           22.6 / 22.7 / 22.9              26.8
+# The default set takes the 64x128 overlap ping-pong without a cluster (pingpong_fp8overlap: the
+# overlap mainloop with the project's load() on CUTLASS's ping-pong kernel, one warp group a
+# tile), the planner for 129-256 rows whose 64x128 tiles fit a wave (csrc/gemm/heuristics.cpp);
+# the others stay in `all`.
+_SM90_FP8_PP_OVERLAP = dict(tile=(64, 128, 128), cluster=(1, 1), schedule="pingpong_fp8overlap")
+_SM90_FP8_PP64 = [dict(_SM90_FP8_SMALL, cluster=(2, 1)),
+                  dict(_SM90_FP8_PP_OVERLAP, cluster=(2, 1)),
+                  dict(_SM90_FP8_PP_OVERLAP, tile=(64, 256, 128), cluster=(2, 1))]
 _SM90_FP8_SMALL_M = [_SM90_FP8_ROW, *_SM90_FP8_SWAP, dict(_SM90_FP8, scheduler="tailsplit"),
                      dict(_SM90_FP8_ROW, scheduler="tailsplit"), _SM90_FP8_PP6464,
-                     _SM90_FP8_STREAM, dict(_SM90_FP8_STREAM, scheduler="tailsplit")]
+                     _SM90_FP8_STREAM, dict(_SM90_FP8_STREAM, scheduler="tailsplit"),
+                     _SM90_FP8_PP_OVERLAP]
 # all: CUTLASS's stream-K scheduler (split-K per call) on the cooperative 128x128 tile, which lost
 # to the above at small M (session 22's table, last row; INT8: 0.72-1.25x _int_mm).
 _SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop", scheduler="streamk")
@@ -423,7 +452,7 @@ _SM90_8BIT_STREAMK = dict(tile=(128, 128, 128), cluster=(1, 2), schedule="coop",
 # candidates without a cluster (64x128, 64x64); the swapped tiles with plain loads (session 23's
 # default, the control of session 28's evict-first ones).
 _SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1, 1)),
-                              *_SM90_FP8_SWAP_PLAIN]
+                              *_SM90_FP8_SWAP_PLAIN, *_SM90_FP8_PP64]
 # Session 34 (docs/results/session34/): the 128x192 overlap tile (three chunks of 64) as scale
 # kernels (calls without C), for 300-1152 rows, where a 128x128 grid is a wave and a bit and a
 # 128x256 one is under a wave of tiles of twice the work (640 x 4096 x 4096: 160 / 80 / 110 tiles

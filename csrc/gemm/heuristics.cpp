@@ -296,7 +296,22 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
     const int64_t tiles64 = ceil_div(g.m, 64) * ceil_div(g.n, 64) * g.l;
     const bool wave_of_64 = one_row && !small && g.k <= 16384 && 4 * tiles64 >= 3 * sms &&
                             tiles64 <= sms;
-    if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64 && k.tile_n == 64) {
+    // 129-256 rows whose 64x128 tiles fit one wave, at K < 8192: the overlap mainloop on the
+    // ping-pong kernel (64-row tiles, no cluster; session 36, docs/results/session36/, on a lent
+    // H100, us): 129 / 192 / 256 x 4096 x 4096 17.1 / 17.3 / 17.5 against 18.6 / 18.9 / 18.9 on
+    // the 2x1 stream kernel and 19.5 / 19.7 / 20.0 through the op before (_scaled_mm 14.8 /
+    // 15.2 / 16.6); at 256 x 4096 x K = 512-4096 0.5-1.7 us ahead of the stream kernel. Deeper
+    // K splits better (256 x 4096 x 8192: 27.5 against 26.7 on the stream tail-split twin; x
+    // 14336: 41.7 against 37.9), and where its tiles take more than a wave the 128-row kernels
+    // win (256 x 6144 x 4096: 25.6 against 20.2). Its 2x1-cluster and 64x256 siblings (`all`)
+    // ran slower there.
+    const bool two_rows = !one_row && ceil_div(g.m, 128) <= 2;
+    const bool pp_overlap = two_rows && g.k < 8192 &&
+                            ceil_div(g.m, 64) * ceil_div(g.n, 128) * g.l <= sms;
+    if (k.schedule == Schedule::Sm90PingpongFp8Overlap) {
+      const bool role = k.tile_n == 128 && k.cluster_m * k.cluster_n == 1;
+      r = role && pp_overlap ? -10 : 95;
+    } else if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64 && k.tile_n == 64) {
       r = wave_of_64 ? -3 : small ? 2 : 30;
     } else if (k.schedule == Schedule::Sm90Pingpong && k.tile_m == 64) {
       r = small ? 1 : 30;
@@ -319,6 +334,12 @@ int rank(const GemmArgs& g, const KernelConfig& k, int device_arch,
       // (the 128x192 tile, for three or more rows above, last)
       r = (k.tile_n == (wide ? 256 : 128) ? 0 : k.tile_n == 192 ? 30 : 10) + (cluster_ok ? 0 : 5) +
           (small ? 2 : 0);
+      // At 129-256 rows the 128x128 tail-split twin goes after its unsplit kernel at K < 8192, as
+      // with three or more rows above: its splits there lost by 1-3.5 us, more than TailSplit's
+      // cost model charges (session 36, the 2x1 stream kernel against its twin, us: 129 / 256 x
+      // 4096 x 2048 13.6 / 13.7 against 16.7 / 17.0; x 4096 18.4 / 18.7 against 19.4 / 19.9).
+      // At K = 8192 the split won (256 x 4096 x 8192: 26.7 against 28.8).
+      if (two_rows && k.scheduler == TileScheduler::TailSplit && g.k < 8192) r += 5;
       // The weights loaded evict-first (csrc/gemm/sm90/tma_loads.hpp) before plain loads
       // where the grid has one row of clusters, so that each weight byte is read once (sessions
       // 28-29, e.g. 256 x 14336 x 4096: 31.6 against 34.5 us; tools/generate_kernels.py,

@@ -73,6 +73,7 @@ const char* schedule_name(Schedule s) {
     case Schedule::Sm90CooperativeFastAccum: return "sm90_cooperative_fastaccum";
     case Schedule::Sm90CooperativeStreamedA: return "sm90_cooperative_streamed_a";
     case Schedule::Sm90CooperativeFp8OverlapStreamedB: return "sm90_cooperative_fp8overlap_streamed_b";
+    case Schedule::Sm90PingpongFp8Overlap: return "sm90_pingpong_fp8overlap";
     case Schedule::Sm100_1Sm: return "sm100_1sm";
     case Schedule::Sm100_2Sm: return "sm100_2sm";
   }

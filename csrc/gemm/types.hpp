@@ -34,6 +34,7 @@ enum class Schedule : uint8_t {
   Sm90CooperativeFastAccum,   // KernelTmaWarpSpecializedCooperativeFP8FastAccum (FP8 only)
   Sm90CooperativeStreamedA,   // Sm90Cooperative, A loaded evict-first (sm90/tma_loads.hpp)
   Sm90CooperativeFp8OverlapStreamedB,  // Sm90CooperativeFp8Overlap, B loaded evict-first (ibid.)
+  Sm90PingpongFp8Overlap,     // Sm90Pingpong on the FP8 overlap mainloop (64-row tiles)
   Sm100_1Sm,         // KernelTmaWarpSpecialized1SmSm100 + TmaWarpSpecialized1Sm
   Sm100_2Sm,         // KernelTmaWarpSpecialized2SmSm100 + TmaWarpSpecialized2Sm
 };
@@ -41,7 +42,8 @@ enum class Schedule : uint8_t {
 // The schedules on the FP8 overlap mainloop (sm90/fp8_overlapped_promotion.hpp), and those that
 // load the weights evict-first (sm90/tma_loads.hpp): the planner's roles (heuristics.cpp).
 constexpr bool overlaps_fp8_promotion(Schedule s) {
-  return s == Schedule::Sm90CooperativeFp8Overlap || s == Schedule::Sm90CooperativeFp8OverlapStreamedB;
+  return s == Schedule::Sm90CooperativeFp8Overlap ||
+         s == Schedule::Sm90CooperativeFp8OverlapStreamedB || s == Schedule::Sm90PingpongFp8Overlap;
 }
 constexpr bool streams_weights(Schedule s) {
   return s == Schedule::Sm90CooperativeStreamedA || s == Schedule::Sm90CooperativeFp8OverlapStreamedB;

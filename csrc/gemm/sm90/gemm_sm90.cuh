@@ -49,6 +49,12 @@ struct Pingpong {
   using Epilogue = cutlass::epilogue::TmaWarpSpecialized;
   template <class Built> using MainloopOf = Built;
 };
+// FP8 only: the overlap mainloop and the project's load() on the ping-pong kernel: 64-row tiles,
+// one warp group a tile, the two consumer warp groups on alternate tiles (session 36, for the
+// 129-256-row calls where a 128-row tile leaves most SMs idle).
+struct PingpongFp8Overlap : Pingpong {
+  template <class Built> using MainloopOf = Fp8Overlap<Built, EvictFirst::None>;
+};
 
 // TileScheduler: void (persistent: CUTLASS's scheduler with the band tile order of
 // tile_scheduler.hpp), TailSplitScheduler (the same, the last wave split along K; ibid.) or
