@@ -115,12 +115,9 @@ const Candidates& planner_candidates() {
   static const Candidates all = [] {
     Candidates v;
     // FastAccum kernels (FP8 without promotion, a tuning candidate) only when pinned: their
-    // error grows with K beyond what the ops promise for FP8. The C-prefetch twins (tuning
-    // candidates, KernelConfig::c_prefetch) likewise: the planner cannot tell them apart.
+    // error grows with K beyond what the ops promise for FP8.
     for (const KernelEntry* e : gemm::compiled_kernels()) {
-      if (e->config.schedule != gemm::Schedule::Sm90CooperativeFastAccum && !e->config.c_prefetch) {
-        v.add(e);
-      }
+      if (e->config.schedule != gemm::Schedule::Sm90CooperativeFastAccum) v.add(e);
     }
     return v;
   }();

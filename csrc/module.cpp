@@ -34,7 +34,6 @@ py::dict config_dict(const KernelConfig& k) {
   d["activation"] = activation_name(k.activation);
   d["presets"] = k.presets;
   d["swap_ab"] = k.swap_ab;
-  d["c_prefetch"] = k.c_prefetch;
   return d;
 }
 
@@ -101,15 +100,10 @@ py::tuple plan_py(py::dict problem, int device_arch, const std::string& table,
   if (g.has_y) g.y = g.d;
 
   std::vector<const KernelConfig*> candidates;
-  // The C-prefetch twins run only when pinned (bw_ops_cuda.cpp, planner_candidates).
   if (table == "compiled") {
-    for (const KernelEntry* e : compiled_kernels()) {
-      if (!e->config.c_prefetch) candidates.push_back(&e->config);
-    }
+    for (const KernelEntry* e : compiled_kernels()) candidates.push_back(&e->config);
   } else if (table == "all") {
-    for (const KernelConfig& k : kernel_table()) {
-      if (!k.c_prefetch) candidates.push_back(&k);
-    }
+    for (const KernelConfig& k : kernel_table()) candidates.push_back(&k);
   } else {
     throw py::value_error("table must be 'compiled' or 'all', got '" + table + "'");
   }

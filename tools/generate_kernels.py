@@ -114,9 +114,6 @@ class Kernel:
     swap_ab: bool = False           # sm90 axpby: CUTLASS computes D^T = B^T A^T (the call's M is
                                     # the MMA's N); tile and cluster in the call's terms
                                     # (csrc/gemm/types.hpp, KernelConfig::swap_ab)
-    c_prefetch: bool = False        # sm90: the epilogue prefetches C's subtiles that its shared
-                                    # memory cannot stage ahead to the L2 (csrc/gemm/sm90/
-                                    # epilogue_c_prefetch.hpp); a tuning candidate, "_cpf"
 
     @property
     def b_type(self) -> str:
@@ -132,9 +129,8 @@ class Kernel:
         ab = self.ab if self.b_type == self.ab else f"{self.ab}x{self.b_type}"
         et = "_e%dx%d" % self.epi_tile if self.epi_tile else ""
         sw = "_swapab" if self.swap_ab else ""
-        cp = "_cpf" if self.c_prefetch else ""
         return (f"sm{self.arch}_{ab}_{self.cd}_a{self.a_major}_b{self.b_major}"
-                f"_{t}_c{c}_{self.schedule}{sk}{sw}_{epi}{et}{cp}")
+                f"_{t}_c{c}_{self.schedule}{sk}{sw}_{epi}{et}")
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -179,9 +175,6 @@ class Kernel:
         if self.epi_tile:
             assert self.arch == 90 and self.epilogue in PLAIN_EPILOGUES, \
                 f"{self.name}: the fused trees take CUTLASS's automatic epilogue tile"
-        if self.c_prefetch:
-            assert self.arch == 90 and self.epilogue != "Scale", \
-                f"{self.name}: the C prefetch is an sm90 epilogue's that reads C"
         if self.scheduler == "streamk":
             assert self.schedule == "coop", f"{self.name}: CUTLASS's stream-K is sm90 cooperative only"
         if self.swap_ab:
@@ -598,15 +591,6 @@ KERNELS: list[Kernel] = [
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all",
              epilogue="Fused", activation="gelu_tanh", **cfg)
       for cfg in _SM90_FP8_CANDIDATES if cfg["schedule"] != "coop_fastaccum"],
-    # all: session 37's C prefetch candidates, twins of the default kernels that take + C at
-    # 4096^3 and 8192^3 (FP8 and bf16), timed against them by name
-    # (docs/results/session37/scripts/probe37.py).
-    Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all", c_prefetch=True,
-           **_SM90_FP8_WIDE),
-    Kernel(arch=90, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="all", c_prefetch=True,
-           **_SM90_BIG),
-    Kernel(arch=90, ab="bf16", cd="bf16", a_major="k", b_major="mn", preset="all", c_prefetch=True,
-           **_SM90_MID),
     # all: fp32 output in every majorness for both input types.
     *[k for arch, cfg in ((90, _SM90_BIG), (100, _SM100_BIG))
       for k in _family(arch, "all", [("f16", "f32"), ("bf16", "f32")], _ALL_MAJORS, **cfg)],
@@ -665,12 +649,8 @@ def render_kernel(k: Kernel) -> str:
                  f" {cm}, {cn}, {sched}, {tsched}, bw::gemm::Epilogue::{k.epilogue}, {act}")
         if k.epi_tile:
             targs += ", cute::Shape<cute::_%d, cute::_%d>" % k.epi_tile
-        if k.swap_ab or k.c_prefetch:
-            if not k.epi_tile:
-                targs += ", cutlass::epilogue::collective::EpilogueTileAuto"
-            targs += ", true" if k.swap_ab else ", false"
-        if k.c_prefetch:
-            targs += ", true"
+        if k.swap_ab:
+            targs += ", cutlass::epilogue::collective::EpilogueTileAuto, true"
         alias = f"bw::gemm::sm90::Gemm<{targs}>"
     else:
         include = "gemm/sm100/gemm_sm100.cuh"
@@ -692,8 +672,7 @@ def config_initializer(k: Kernel) -> str:
         *map(str, k.preferred_cluster), *map(str, k.fallback_cluster), q(SCHEDULES[k.schedule][2]),
         q(TILE_SCHEDULERS[k.scheduler][1]), q(f"Epilogue::{k.epilogue}"),
         q(f"Activation::{ACTIVATIONS[k.activation]}"), '"' + " ".join(k.presets) + '"',
-        # swap_ab, c_prefetch: trailing fields, written when set
-        *([str(k.swap_ab).lower(), "true"] if k.c_prefetch else ["true"] if k.swap_ab else [])])
+        *(["true"] if k.swap_ab else [])])  # swap_ab: a trailing field, written when set
 
 
 def render_table() -> str:

@@ -79,9 +79,6 @@ struct HasSplitTail<Args, std::void_t<decltype(std::declval<Args&>().scheduler.s
 // may instead name a project collective derived from it (sm90/fp8_overlapped_promotion.hpp).
 template <class BuiltCollective>
 using BuiltMainloop = BuiltCollective;
-// Likewise the epilogue collective (EpilogueOf below; sm90/epilogue_c_prefetch.hpp derives one).
-template <class BuiltCollective>
-using BuiltEpilogue = BuiltCollective;
 
 // TileSchedulerTag_: void (the arch's persistent scheduler), sm90::BandedPersistentScheduler (the sm90
 // kernels' persistent one, gemm/sm90/tile_scheduler.hpp), sm90::TailSplitScheduler (the same with
@@ -95,7 +92,7 @@ template <class ArchTag_,
           int FallbackClusterM = 0, int FallbackClusterN = 0,
           template <class> class MainloopOf = BuiltMainloop,
           class EpilogueTile = cutlass::epilogue::collective::EpilogueTileAuto,
-          bool SwapAB = false, template <class> class EpilogueOf = BuiltEpilogue>
+          bool SwapAB = false>
 struct CutlassGemm {
   // SwapAB (KernelConfig::swap_ab): CUTLASS computes D^T = B^T A^T, (N, M) column-major, from
   // the call's b as its A and the call's a as its B. Every template argument but the ones built
@@ -139,7 +136,7 @@ struct CutlassGemm {
                 "a swapped kernel has a plain epilogue (alpha, beta and the scales are scalars)");
   static_assert(!SwapAB || !kRuntimeCluster, "swapped kernels are sm90 (a static cluster)");
 
-  using CollectiveEpilogue = EpilogueOf<typename cutlass::epilogue::collective::CollectiveBuilder<
+  using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       ArchTag, cutlass::arch::OpClassTensorOp,
       TileShape, ClusterShape,
       EpilogueTile,
@@ -147,7 +144,7 @@ struct CutlassGemm {
       ElementC, LayoutC, AlignmentCD,
       ElementD, LayoutD, AlignmentCD,
       EpilogueSchedule_,
-      typename EpilogueSelect::Operation>::CollectiveOp>;
+      typename EpilogueSelect::Operation>::CollectiveOp;
 
   using CollectiveMainloop = MainloopOf<typename cutlass::gemm::collective::CollectiveBuilder<
       ArchTag, cutlass::arch::OpClassTensorOp,

@@ -121,9 +121,6 @@ struct KernelConfig {
   // of 8, where as the MMA's M it would fill a 64-row instruction (docs/design.md, "Small M").
   // The generator writes it only when true (the trailing initializer).
   bool swap_ab = false;
-  // The epilogue prefetches C's late subtiles to the L2 (sm90/epilogue_c_prefetch.hpp): session
-  // 37's tuning candidates, twins of kernels without it; the ops run them only when pinned.
-  bool c_prefetch = false;
 };
 
 // One problem, in the kernels' terms. Pointers and strides are in elements of the operand's

@@ -10,7 +10,6 @@
 #endif
 
 #include "gemm/cutlass_gemm.cuh"
-#include "gemm/sm90/epilogue_c_prefetch.hpp"
 #include "gemm/sm90/fp8_overlapped_promotion.hpp"
 #include "gemm/sm90/tile_scheduler.hpp"
 #include "gemm/sm90/tma_loads.hpp"
@@ -57,28 +56,20 @@ struct PingpongFp8Overlap : Pingpong {
   template <class Built> using MainloopOf = Fp8Overlap<Built, EvictFirst::None>;
 };
 
-// The epilogue collective: CUTLASS's, or with PrefetchC its C prefetch (epilogue_c_prefetch.hpp).
-template <bool PrefetchC> struct EpilogueWith { template <class Built> using Of = Built; };
-template <> struct EpilogueWith<true> { template <class Built> using Of = PrefetchedC<Built>; };
-
 // TileScheduler: void (persistent: CUTLASS's scheduler with the band tile order of
 // tile_scheduler.hpp), TailSplitScheduler (the same, the last wave split along K; ibid.) or
 // cutlass::gemm::StreamKScheduler. EpiTile: the epilogue's subtile
 // (CUTLASS's EpilogueTileAuto, or a cute::Shape for an axpby or scale kernel). SwapAB: D^T =
-// B^T A^T (KernelConfig::swap_ab); the tile and cluster stay in the call's terms. PrefetchC:
-// the epilogue prefetches C's late subtiles to the L2 (epilogue_c_prefetch.hpp; session 37's
-// "_cpf" candidates).
+// B^T A^T (KernelConfig::swap_ab); the tile and cluster stay in the call's terms.
 template <class ElementA, class ElementB, class ElementCD, Major A, Major B, int TM, int TN, int TK,
           int CM, int CN, class Sched, class TileScheduler, Epilogue Epi, Activation Act,
-          class EpiTile = cutlass::epilogue::collective::EpilogueTileAuto, bool SwapAB = false,
-          bool PrefetchC = false>
+          class EpiTile = cutlass::epilogue::collective::EpilogueTileAuto, bool SwapAB = false>
 using Gemm = CutlassGemm<cutlass::arch::Sm90, ElementA, ElementB, ElementCD, A, B,
                          cute::Shape<cute::Int<TM>, cute::Int<TN>, cute::Int<TK>>,
                          cute::Shape<cute::Int<CM>, cute::Int<CN>, cute::_1>,
                          typename Sched::Mainloop, typename Sched::Epilogue,
                          std::conditional_t<std::is_void_v<TileScheduler>,
                                             BandedPersistentScheduler, TileScheduler>,
-                         Epi, Act, 0, 0, 0, 0, Sched::template MainloopOf, EpiTile, SwapAB,
-                         EpilogueWith<PrefetchC>::template Of>;
+                         Epi, Act, 0, 0, 0, 0, Sched::template MainloopOf, EpiTile, SwapAB>;
 
 }  // namespace bw::gemm::sm90
