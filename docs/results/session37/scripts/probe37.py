@@ -1,11 +1,12 @@
-"""Session 37: the epilogue's C prefetch (csrc/gemm/sm90/epilogue_c_prefetch.hpp) on the sm90
-128x256 axpby kernels, where C's last 4 of 8 subtiles load from DRAM during the epilogue, and the bf16
-128x128 ping-pong one ("pp"). Each default kernel (CUTLASS's epilogue) is called by name through
-_C.run_kernel with C (beta = 1), beside its "_cpf" twin (the same kernel with the prefetch), the plain Scale kernel without C, and the peers: `_scaled_mm`
-then + C in bf16 (the fp8 suite's best +C peer) and `_scaled_mm` alone (fp8); torch.addmm
-(bf16). Random order, 8 rounds of 20 calls each after the benchmarks' write flush
-(blackwell_ops.timing.Timer), medians in us; outputs checked against an fp64 reference first.
-argv[1] == "fp8" or "bf16" picks the rows (default both). Model: session 36's probe36.py."""
+"""Session 37: the epilogue's C prefetch (96cebe2, since removed: ../experiments.patch) on the
+sm90 128x256 axpby kernels, where C's last 4 of 8 subtiles load from DRAM during the epilogue,
+and on the bf16 128x128 ping-pong one ("pp"). Each default kernel (CUTLASS's epilogue) is called
+by name through _C.run_kernel with C (beta = 1), beside its "_cpf" twin (the same kernel with the
+prefetch), the plain Scale kernel without C, and the peers: `_scaled_mm` then + C in bf16 (the
+fp8 suite's best +C peer) and `_scaled_mm` alone (fp8); torch.addmm (bf16). Random order, 8
+rounds of 20 calls each after the benchmarks' write flush (blackwell_ops.timing.Timer), medians
+in us; outputs checked against an fp64 reference first. argv[1] == "fp8" or "bf16" picks the
+rows (default both). Model: session 36's probe36.py."""
 import random, statistics, sys, torch
 import blackwell_ops
 from blackwell_ops import _C
@@ -23,13 +24,18 @@ SHAPES = {"fp8": [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 14336),
           "bf16": [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 14336), (2048, 4096, 4096)]}
 
 
-def by_name(name, a, b, c, sa=None, sb=None):
-    return lambda: _C.run_kernel(a, b, c, 1.0, 1.0 if c is not None else 0.0, torch.bfloat16,
-                                 name, True, None, sa, sb)[1]
+# provider key -> kernel name, per kind; the kernels this build lacks are left out
+NAMED = {"fp8": {"axpby": FP8 + "axpby", "axpby_cpf": FP8 + "axpby_cpf",
+                 "plain(no C)": FP8 + "scale_e128x64"},
+         "bf16": {"axpby": BF16 + "axpby", "axpby_cpf": BF16 + "axpby_cpf",
+                  "pp": PP + "axpby", "pp_cpf": PP + "axpby_cpf"}}
 
 
 def providers(kind, M, N, K):
+    """(fns, ref, peer, no_c): the calls by key, the fp64 reference of the + C ones, the peer
+    key the ratios divide, and the keys that compute no C (not checked against ref)."""
     c = torch.randn(M, N, device=dev).to(torch.bfloat16)
+    sa = sb = None
     if kind == "fp8":
         a = (torch.randn(M, K, device=dev) * 0.5).to(torch.float8_e4m3fn)
         b = (torch.randn(N, K, device=dev) * 0.5).to(torch.float8_e4m3fn).t()
@@ -38,30 +44,21 @@ def providers(kind, M, N, K):
         fns = {"scaled_mm+c": lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16) + c,
                "op": lambda: blackwell_ops.gemm_axpby(a, b, c, beta=1.0, out_dtype=torch.bfloat16,
                                                       scale_a=sa, scale_b=sb),
-               "axpby": by_name(FP8 + "axpby", a, b, c, sa, sb),
-               "axpby_cpf": by_name(FP8 + "axpby_cpf", a, b, c, sa, sb),
-               "plain(no C)": by_name(FP8 + "scale_e128x64", a, b, None, sa, sb),
                "scaled_mm(no C)": lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)}
-        peer = "scaled_mm+c"
-        no_c = ("plain(no C)", "scaled_mm(no C)")
+        peer, no_c = "scaled_mm+c", ("plain(no C)", "scaled_mm(no C)")
     else:
         a = torch.randn(M, K, device=dev).to(torch.bfloat16)
         b = torch.randn(K, N, device=dev).to(torch.bfloat16)
         ref = a.double() @ b.double() + c.double()
         fns = {"addmm": lambda: torch.addmm(c, a, b),
-               "op": lambda: blackwell_ops.gemm_axpby(a, b, c, beta=1.0),
-               "axpby": by_name(BF16 + "axpby", a, b, c),
-               "axpby_cpf": by_name(BF16 + "axpby_cpf", a, b, c),
-               "pp": by_name(PP + "axpby", a, b, c),
-               "pp_cpf": by_name(PP + "axpby_cpf", a, b, c)}
-        peer = "addmm"
-        no_c = ()
-    prefix = FP8 if kind == "fp8" else BF16
-    for k, name in (("axpby", prefix + "axpby"), ("axpby_cpf", prefix + "axpby_cpf"),
-                    ("plain(no C)", prefix + "scale_e128x64"), ("pp", PP + "axpby"),
-                    ("pp_cpf", PP + "axpby_cpf")):
-        if k in fns and name not in compiled:
-            del fns[k]
+               "op": lambda: blackwell_ops.gemm_axpby(a, b, c, beta=1.0)}
+        peer, no_c = "addmm", ()
+    for key, name in NAMED[kind].items():
+        if name in compiled:
+            cc = None if key in no_c else c
+            fns[key] = (lambda name=name, cc=cc: _C.run_kernel(
+                a, b, cc, 1.0, 0.0 if cc is None else 1.0, torch.bfloat16, name, True, None,
+                sa, sb)[1])
     return fns, ref, peer, no_c
 
 

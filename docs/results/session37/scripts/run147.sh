@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 37, call 1 (run147): the default sm_90a FP8 kernels (the fp8 suite's) plus the "_cpf"
-# twins (the epilogue C prefetch, csrc/gemm/sm90/epilogue_c_prefetch.hpp) of three default
+# twins (the epilogue C prefetch of 96cebe2, since removed: ../experiments.patch) of three default
 # kernels that read C: FP8 128x256 axpby, bf16 128x256 cooperative axpby and bf16 128x128
 # ping-pong axpby (built beside their twins). probe37.py's side-by-side rows first, then the fp8
 # suite, the SASS check of every built kernel and the GPU tests with the time left.
