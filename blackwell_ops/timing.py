@@ -4,6 +4,8 @@ demo and the benchmarks (bench_gemm.py also interleaves the providers it compare
 from __future__ import annotations
 
 import math
+import random
+import statistics
 import time
 
 import torch
@@ -48,6 +50,20 @@ class Timer:
                 fn()
                 times.append((time.perf_counter() - t0) * 1e3)
         return times
+
+
+def side_by_side(fns: dict, timer: Timer, rounds: int = 8, reps: int = 20, warmup: int = 5,
+                 rng: random.Random | None = None) -> dict:
+    """{key: median microseconds} of each fn of fns, timed in `rounds` rounds of `reps` runs
+    (each burst after `warmup` untimed runs), the order of the fns drawn at random each round,
+    so that drift in the GPU's clock falls on every fn alike: the session probes' method
+    (docs/results/session3x/scripts). bench_gemm.py rotates the order instead."""
+    rng = rng or random.Random(0)
+    times = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k in rng.sample(list(fns), len(fns)):
+            times[k] += timer(fns[k], reps=reps, warmup=warmup)
+    return {k: statistics.median(v) * 1e3 for k, v in times.items()}
 
 
 def quantile(xs, q: float) -> float:

@@ -159,7 +159,7 @@ def test_sm90_ignores_the_sm100_rule():
 
 
 # The sm90 rules (csrc/gemm/heuristics.cpp, sm90_preference), from the H200 sweep in
-# benchmarks/results/h200/tune/.
+# benchmarks/results/h200/tune/ and session 38's H100 timings (docs/results/session38/).
 @pytest.mark.parametrize("mnkl,config", [
     ((1, 8192, 8192, 1), "64x128x64_c1x2_pingpong"),     # M <= 64
     ((64, 4096, 14336, 1), "64x128x64_c1x2_pingpong"),
@@ -168,9 +168,15 @@ def test_sm90_ignores_the_sm100_rule():
     ((4096, 4096, 256, 1), "128x256x64_c2x1_coop"),      # K <= 256
     ((512, 512, 128, 64), "128x256x64_c2x1_coop"),
     ((8192, 8192, 8192, 1), "128x256x64_c2x1_coop"),     # M and N >= 8192
-    ((4096, 4096, 1024, 1), "128x128x64_c1x2_pingpong"), # the rest
-    ((8192, 4096, 14336, 1), "128x128x64_c1x2_pingpong"),
+    ((4096, 4096, 1024, 1), "128x128x64_c1x2_pingpong"), # the rest: K <= 2048
+    ((4096, 4096, 2048, 1), "128x128x64_c1x2_pingpong"),
     ((2048, 2048, 2048, 8), "128x128x64_c1x2_pingpong"),
+    ((1024, 6144, 4096, 1), "128x128x64_c1x2_pingpong"), # 192 tiles of 128x256: a wave and 45%
+    ((4096, 4096, 4096, 1), "128x256x64_c2x1_coop"),     # K > 2048, 128x256 waves 90% full
+    ((2048, 4096, 4096, 1), "128x256x64_c2x1_coop"),     # (session 38)
+    ((8192, 4096, 14336, 1), "128x256x64_c2x1_coop"),
+    ((16384, 4096, 14336, 1), "128x256x64_c2x1_coop"),
+    ((4096, 14336, 4096, 1), "128x256x64_c2x1_coop"),
 ])
 @pytest.mark.parametrize("table", ["all", "compiled"])
 def test_sm90_shape_rules(mnkl, config, table):
@@ -180,6 +186,19 @@ def test_sm90_shape_rules(mnkl, config, table):
     if table == "compiled" and f"sm90_bf16_bf16_ak_bk_{config}_axpby" not in compiled:
         pytest.skip(f"this build lacks sm90_bf16_bf16_ak_bk_{config}_axpby")
     assert name == f"sm90_bf16_bf16_ak_bk_{config}_axpby", (name, why)
+
+
+@pytest.mark.parametrize("ab,d,tag", [("bfloat16", "bfloat16", "bf16_bf16"),
+                                       ("float16", "float16", "f16_f16")])
+@pytest.mark.parametrize("a_major,b_major", [("K", "MN"), ("MN", "K"), ("MN", "MN")])
+def test_sm90_deep_k_rule_holds_in_every_16bit_layout(ab, d, tag, a_major, b_major):
+    # Session 38's rule (K > 2048, 128x256 waves 90% full) for each layout the kernels come in;
+    # INT8 keeps the 128x128 ping-pong there (test_sm90_int8_takes_the_16bit_roles).
+    for (m, n, k), config in [((8192, 4096, 14336), "128x256x64_c2x1_coop"),
+                              ((4096, 4096, 1024), "128x128x64_c1x2_pingpong")]:
+        name, why = plan(90, m=m, n=n, k=k, ab=ab, d=d, a_major=a_major, b_major=b_major)
+        maj = {"K": "k", "MN": "mn"}
+        assert name == f"sm90_{tag}_a{maj[a_major]}_b{maj[b_major]}_{config}_axpby", (name, why)
 
 
 def test_sm90_shape_rules_fall_back_to_another_config_when_missing():
@@ -204,7 +223,7 @@ _BF16 = dict(ab="bfloat16", d="bfloat16", a_major="K", b_major="K")
     (dict(m=4096, n=4096, k=4096, **_FP8), 1),        # A + B 32 MiB: in the L2
     (dict(m=9000, n=8192, k=8192, **_FP8), 8),        # 71 tile rows: the band order pads none
     (dict(m=8192, n=8192, k=8192, **_BF16), 8),
-    (dict(m=8192, n=4096, k=14336, **_BF16), 8),      # the 128x128 ping-pong kernel
+    (dict(m=8192, n=4096, k=14336, **_BF16), 8),      # Llama-8B down
     (dict(m=4096, n=4096, k=1024, **_BF16), 1),       # A + B 16 MiB
     (dict(m=128, n=8192, k=8192, **_BF16), 1),        # 128 tiles of 64x128: under two waves
     (dict(m=8192, n=8192, k=8192, ab="tf32", d="float32", a_major="K", b_major="K"), 8),
