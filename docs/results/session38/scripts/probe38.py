@@ -8,8 +8,12 @@ _C.run_kernel beside the op and the peer (torch.addmm with C, torch.mm without),
 8 rounds of 20 calls after the benchmarks' write flush (blackwell_ops.timing.Timer), medians in
 us; every output is checked against an fp64 reference first.
 
-`python3 probe38.py names` instead prints the kernels cuBLAS runs (torch.profiler) for
-torch._scaled_mm at the fp8 suite's and the mid-size shapes, and for torch.addmm / mm here."""
+`python3 probe38.py fp8` times the 128x160 FP8 tiles (fp8_rows). `python3 probe38.py names`
+prints the kernels cuBLAS runs (torch.profiler) for torch._scaled_mm at the fp8 suite's and the
+mid-size shapes, and for torch.addmm at two bf16 shapes in each layout.
+
+run148 and run149 ran this script before its timing loop moved to
+blackwell_ops.timing.side_by_side (the same random order, rounds and counts)."""
 import json, os, random, sys, tempfile, torch
 import blackwell_ops
 from blackwell_ops import _C
@@ -104,5 +108,50 @@ def names():
             f"{e['dur']:.1f} us" for e in ev), flush=True)
 
 
+E4M3 = "sm90_e4m3_bf16_ak_bk_"
+FP8_NAMED = {"w160_2x1": "128x160x128_c2x1_coop_fp8overlap_scale_e128x32",
+             "w160_1x2": "128x160x128_c1x2_coop_fp8overlap_scale_e128x32",
+             "w160_2x1+c0": "128x160x128_c2x1_coop_fp8overlap_axpby",
+             "c2x1": "128x128x128_c2x1_coop_fp8overlap_axpby",
+             "c1x2": "128x128x128_c1x2_coop_fp8overlap_axpby",
+             "w192_2x1": "128x192x128_c2x1_coop_fp8overlap_scale_e128x64",
+             "w192_1x2": "128x192x128_c1x2_coop_fp8overlap_scale_e128x64",
+             "w256": "128x256x128_c2x1_coop_fp8overlap_scale_e128x64"}
+FP8_SHAPES = [(640, 4096, 4096), (1152, 4096, 4096), (896, 6144, 4096), (640, 14336, 4096),
+              (640, 4096, 14336), (1152, 4096, 14336), (384, 6144, 4096), (300, 4096, 4096),
+              (2048, 4096, 4096), (4096, 4096, 4096), (8192, 4096, 14336), (8192, 8192, 8192)]
+
+
+def fp8_rows():
+    """Session 38's 128x160 FP8 tiles (`all`) by name beside the default set's tiles, the op
+    and torch._scaled_mm, without C (beta = 0), in us."""
+    timer = Timer(dev)
+    failed = 0
+    for (M, N, K) in FP8_SHAPES:
+        a, b = operands(M, N, K, "k", "k", torch.float8_e4m3fn, 0.5)
+        sa, sb = torch.tensor(0.7, device=dev), torch.tensor(1.3, device=dev)
+        ref = (a.double() @ b.double()) * (0.7 * 1.3)
+        fns = {"scaled_mm": lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16),
+               "op": lambda: blackwell_ops.gemm_axpby(a, b, out_dtype=torch.bfloat16,
+                                                      scale_a=sa, scale_b=sb)}
+        for key, tail in FP8_NAMED.items():
+            if E4M3 + tail in compiled:
+                fns[key] = (lambda name=E4M3 + tail: _C.run_kernel(
+                    a, b, None, 1.0, 0.0, torch.bfloat16, name, True, None, sa, sb)[1])
+        label = f"fp8 {M}x{N}x{K}"
+        errs = {k: ((fn().double() - ref).norm() / ref.norm()).item() for k, fn in fns.items()}
+        for k in [k for k, e in errs.items() if not e < 2e-2]:
+            print(f"  {label} {k}: rel err {errs[k]:.3e} FAILED", flush=True)
+            del fns[k]
+            failed += 1
+        med = side_by_side(fns, timer, rng=rng)
+        kern = _C.explain(a, b, None, 1.0, 0.0, torch.bfloat16, scale_a=sa, scale_b=sb)
+        print(f"{label} [op: {kern.split('kernel: ')[-1].replace(E4M3, '')}] (us; x = scaled_mm / "
+              "it): " + "  ".join(f"{k} {v:.1f} ({med['scaled_mm'] / v:.3f}x)"
+                                  for k, v in med.items()), flush=True)
+        del a, b, ref, fns
+    print(f"checks failed: {failed}")
+
+
 print(torch.cuda.get_device_name(), torch.__version__, f"{len(compiled)} kernels", flush=True)
-names() if sys.argv[1:2] == ["names"] else rows()
+{"names": names, "fp8": fp8_rows}.get(sys.argv[1] if len(sys.argv) > 1 else "", rows)()
