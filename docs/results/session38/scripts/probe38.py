@@ -39,6 +39,15 @@ def operands(M, N, K, la, lb, dtype=torch.bfloat16, scale=1.0):
     return a.to(dtype), b.to(dtype)
 
 
+def drop_wrong(fns, ref, tol, label):
+    """Runs each fn once; drops (and reports) those whose relative error to ref is not < tol."""
+    errs = {k: ((fn().double() - ref).norm() / ref.norm()).item() for k, fn in fns.items()}
+    for k in [k for k, e in errs.items() if not e < tol]:
+        print(f"  {label} {k}: rel err {errs[k]:.3e} FAILED", flush=True)
+        del fns[k]
+    return sum(not e < tol for e in errs.values())
+
+
 def kernel_names(la, lb):
     tag = f"sm90_bf16_bf16_a{la}_b{lb}_"
     return {"big": tag + "128x256x64_c2x1_coop_axpby", "mid": tag + "128x128x64_c1x2_pingpong_axpby"}
@@ -63,11 +72,7 @@ def rows():
                     if name in compiled:
                         fns[key] = (lambda name=name, cc=cc, beta=beta: _C.run_kernel(
                             a, b, cc, 1.0, beta, torch.bfloat16, name, True, None, None, None)[1])
-                errs = {k: ((fn().double() - ref).norm() / ref.norm()).item() for k, fn in fns.items()}
-                for k in [k for k, e in errs.items() if not e < 1e-2]:
-                    print(f"  {label} {k}: rel err {errs[k]:.3e} FAILED", flush=True)
-                    del fns[k]
-                    failed += 1
+                failed += drop_wrong(fns, ref, 1e-2, label)
                 med = side_by_side(fns, timer, rng=rng)
                 kern = _C.explain(a, b, cc, 1.0, beta, torch.bfloat16).split("kernel: ")[-1]
                 print(f"{label} [op: {kern.replace('sm90_bf16_bf16_', '')}] (us; x = {peer} / it): "
@@ -139,11 +144,7 @@ def fp8_rows():
                 fns[key] = (lambda name=E4M3 + tail: _C.run_kernel(
                     a, b, None, 1.0, 0.0, torch.bfloat16, name, True, None, sa, sb)[1])
         label = f"fp8 {M}x{N}x{K}"
-        errs = {k: ((fn().double() - ref).norm() / ref.norm()).item() for k, fn in fns.items()}
-        for k in [k for k, e in errs.items() if not e < 2e-2]:
-            print(f"  {label} {k}: rel err {errs[k]:.3e} FAILED", flush=True)
-            del fns[k]
-            failed += 1
+        failed += drop_wrong(fns, ref, 2e-2, label)
         med = side_by_side(fns, timer, rng=rng)
         kern = _C.explain(a, b, None, 1.0, 0.0, torch.bfloat16, scale_a=sa, scale_b=sb)
         print(f"{label} [op: {kern.split('kernel: ')[-1].replace(E4M3, '')}] (us; x = scaled_mm / "
