@@ -21,6 +21,6 @@ done | tee $OUT/sass_w160.txt
 S=4096x4096x4096,8192x4096x14336,16384x4096x14336,2048x4096x4096,4096x14336x4096,1024x6144x4096,4096x4096x1024,4096x4096x2048
 el probe38 bf16; timeout 200 python3 docs/results/session38/scripts/probe38.py rows $S kk,kmn > $OUT/probe38_rows.txt 2>&1; echo "probe38 rc $?"; cut -c1-330 $OUT/probe38_rows.txt
 el probe38 fp8; timeout 150 python3 docs/results/session38/scripts/probe38.py fp8 > $OUT/probe38_fp8.txt 2>&1; echo "probe38 fp8 rc $?"; cut -c1-420 $OUT/probe38_fp8.txt
-LEFT=$(( 585 - ($(date +%s) - T0) ))
+LEFT=$(( 540 - ($(date +%s) - T0) ))
 el "GPU tests ($LEFT s)"; timeout $LEFT python3 -m pytest -q -rfE -p no:cacheprovider -m gpu tests/test_gpu_quant.py tests/test_gpu.py > $OUT/pytest_gpu.log 2>&1; echo "pytest rc $?"; tail -1 $OUT/pytest_gpu.log | cut -c1-300; grep -E "^FAILED|^ERROR" $OUT/pytest_gpu.log | head -20 | cut -c1-300
 el done
