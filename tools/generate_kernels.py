@@ -164,9 +164,8 @@ class Kernel:
         assert self.epilogue not in PLAIN_EPILOGUES or self.activation == "none", self.name
         if self.schedule in ("coop_fp8overlap", "coop_fp8overlap_stream"):
             # N chunks of 192 - N/2 (csrc/gemm/sm90/fp8_overlapped_promotion.hpp, "Registers")
-            assert self.ab in FP8 and self.tile[0] == 128 and \
-                self.tile[1] in (128, 160, 192, 256), \
-                f"{self.name}: FP8 overlap tiles are 128x128, 128x160, 128x192 or 128x256"
+            assert self.ab in FP8 and self.tile[0] == 128 and self.tile[1] in (128, 192, 256), \
+                f"{self.name}: FP8 overlap tiles are 128x128, 128x192 or 128x256"
         if self.schedule == "pingpong_fp8overlap":
             assert self.ab in FP8 and self.tile[0] == 64 and self.tile[1] in (128, 256), \
                 f"{self.name}: FP8 ping-pong overlap tiles are 64x128 or 64x256"
@@ -467,14 +466,6 @@ _SM90_FP8_SMALL_CANDIDATES = [_SM90_FP8_SMALL, dict(_SM90_FP8_SMALL, cluster=(1,
 # The planner takes it where its grid costs least (csrc/gemm/heuristics.cpp, sm90_fp8_places).
 _SM90_FP8_MID = [dict(tile=(128, 192, 128), cluster=c, schedule="coop_fp8overlap",
                       epilogue="Scale", epi_tile=(128, 64)) for c in ((2, 1), (1, 2))]
-# Session 38: cuBLAS's own tile widths for these shapes (docs/results/session38/, the kernels
-# torch._scaled_mm runs, read from a profiler trace on a lent H100): 160 x 128 in 2x1 clusters
-# at 640 x 4096 x 4096 (128 tiles: one wave) and at Llama-8B down, 144 x 128 at 1152 x 4096 x
-# 4096 (2 waves where our 128x128 grid takes 3) and 8192^3. all: the 128x160 overlap tile (five
-# chunks of 32), scale and axpby, both clusters: 640 x 4096 x 4096 is 130 tiles of it.
-_SM90_FP8_W160 = [dict(tile=(128, 160, 128), cluster=c, schedule="coop_fp8overlap", **e)
-                  for c in ((2, 1), (1, 2))
-                  for e in (dict(epilogue="Scale", epi_tile=(128, 32)), dict())]
 
 # sm100 8-bit and tf32 kernels in the layouts other than x @ W.T, in the default build for the
 # types each training step of an FP8 / INT8 / TF32 layer meets: e4m3 -> bf16 (the forward, x @ W
@@ -594,7 +585,7 @@ KERNELS: list[Kernel] = [
       for ab, cd, cfgs in (("bf16", "bf16", _SM90_CANDIDATES), ("f16", "f32", _SM90_CANDIDATES[::3]))
       for cfg in cfgs],
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all", **cfg)
-      for cfg in _SM90_FP8_CANDIDATES + _SM90_FP8_SMALL_CANDIDATES + _SM90_FP8_W160],
+      for cfg in _SM90_FP8_CANDIDATES + _SM90_FP8_SMALL_CANDIDATES],
     *[Kernel(arch=90, ab=ab, cd=cd, a_major="k", b_major="k", preset="all", **_SM90_8BIT_STREAMK)
       for ab, cd in (("e4m3", "bf16"), ("s8", "s32"))],
     *[Kernel(arch=90, ab="e4m3", cd="bf16", a_major="k", b_major="k", preset="all",

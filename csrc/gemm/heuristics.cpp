@@ -133,7 +133,11 @@ int64_t sm_count_of(const GemmArgs& g) { return g.sm_count > 0 ? g.sm_count : 13
 //    92.0 against Mid 80.7 / 76.9) and at K <= 2048, where its epilogue overlap pays with C
 //    (4096x4096x1024 + C: 62.6 against 66.4; 2048^3 even; the H200's 2048^3 x8 above). Its one
 //    lead above K = 2048 is at N = 14336 (4096x14336x4096: -5% to +5%, 8192x14336x4096, Big
-//    already: Mid 2-9% ahead); INT8 and TF32 keep the rules above (not measured).
+//    already: Mid 2-9% ahead); INT8 and TF32 keep the rules above (not measured). Through
+//    the op with this rule (run151-h100/probe38_rows.txt, us, + C, b K-major / MN-major, op
+//    against torch.addmm): 4096^3 197.0 / 200.8 against 217.8 / 219.5; 8192x4096x14336 1480.6
+//    / 1431.3 against 1453.2 / 1452.5; 16384x4096x14336 2806.4 / 2806.6 against 2934.0 /
+//    2932.9 (the ping-pong by name 4083.0 / 3964.5).
 using Sm90Preference = std::array<Sm90Role, 3>;
 
 Sm90Preference sm90_preference(const GemmArgs& g) {

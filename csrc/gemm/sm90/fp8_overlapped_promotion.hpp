@@ -22,8 +22,6 @@
 // Registers: the fp32 sum (TileN/2 per thread) plus two chunk accumulators (ChunkN/2 each)
 // must fit beside the addresses in the consumers' 232, about 192 at most:
 //   128x128 tile: one chunk of 128 (3 x 64 registers)
-//   128x160 tile: five chunks of 32 (80 + 2 x 16; session 38: two chunks of 80, a wgmma
-//                 width of CUTLASS's extended set, spilled 13 sum registers in the k-loop)
 //   128x256 tile: four chunks of 64 (128 + 2 x 32); ptxas keeps a few scalars in local memory
 //                 (per group and per tile, none between batches: blackwell_ops/sass.py)
 // (128x192 in two chunks of 96 spilled inside the k-loop; in three of 64 it compiles clean but
@@ -62,9 +60,9 @@ struct Fp8OverlappedPromotion : Base {
 
   static constexpr int kTileN = cute::size<1>(typename Base::TileShape{});
   static constexpr int kTileK = cute::size<2>(typename Base::TileShape{});
-  static constexpr int kChunkN = kTileN == 128 ? 128 : kTileN == 160 ? 32 : 64;  // "Registers"
-  static_assert(kTileN == 128 || kTileN == 160 || kTileN == 192 || kTileN == 256,
-                "tiles of 128x128, 128x160 (five chunks of 32), 128x192 (three of 64) or 128x256");
+  static constexpr int kChunkN = kTileN == 128 ? 128 : 64;  // see "Registers" above
+  static_assert(kTileN == 128 || kTileN == 192 || kTileN == 256,
+                "tiles of 128x128, 128x192 (three chunks of 64) or 128x256");
   static constexpr int kChunks = kTileN / kChunkN;
   static constexpr int kWarpGroups = cute::size(TiledMma{}) / cutlass::NumThreadsPerWarpGroup;
   // The MMA of one chunk: the builder's, narrowed to ChunkN (the same warp-group layout).
@@ -79,9 +77,7 @@ struct Fp8OverlappedPromotion : Base {
   // groups for the remainder, or a stagger of the two warp groups' groups by half a group made
   // ptxas run out of registers (its C7512: every wgmma serialized; 2026-11-30), and so did 16
   // batches (4 k-tiles) on 128x256 with chained groups (360 bytes of spills; 2026-12-01).
-  // An even number of batches, for the chained groups' hand-over (group()): 10 for five chunks.
-  static constexpr int kGroupTiles =
-      cute::max(1, 8 / kChunks) + cute::max(1, 8 / kChunks) * kChunks % 2;
+  static constexpr int kGroupTiles = cute::max(1, 8 / kChunks);
 
   // The k-loop's state and steps. Member functions (CUTLASS_DEVICE: forced inline), not
   // lambdas: nvcc's inliner gave up on a large generic lambda holding a group of 8 k-tiles once

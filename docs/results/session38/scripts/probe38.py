@@ -8,7 +8,8 @@ _C.run_kernel beside the op and the peer (torch.addmm with C, torch.mm without),
 8 rounds of 20 calls after the benchmarks' write flush (blackwell_ops.timing.Timer), medians in
 us; every output is checked against an fp64 reference first.
 
-`python3 probe38.py fp8` times the 128x160 FP8 tiles (fp8_rows). `python3 probe38.py names`
+`python3 probe38.py fp8` times the 128x160 FP8 tiles (fp8_rows; removed after run151:
+../experiments.patch). `python3 probe38.py names`
 prints the kernels cuBLAS runs (torch.profiler) for torch._scaled_mm at the fp8 suite's and the
 mid-size shapes, and for torch.addmm at two bf16 shapes in each layout.
 
