@@ -122,22 +122,23 @@ int64_t sm_count_of(const GemmArgs& g) { return g.sm_count > 0 ? g.sm_count : 13
 //  - Otherwise Mid: 4096x4096x512/1024 1.00 (Big 0.96/0.86), 8192x4096x14336 1.00 (Big 0.95),
 //    2048^3 x8 1.00 (Big 0.92), 1024x6144x4096 1.00 (Big 0.83); its worst loss is 4096^3, 0.97.
 //  - Since session 38, 16-bit inputs take Big over Mid at K > 2048 where Big's grid fills its
-//    waves to 90% or more. Timed by name side by side on a lent H100 (docs/results/session38/,
-//    us, a K-major, b K-major / MN-major, + C / without C), Mid had fallen behind at deep K:
+//    waves to 90% or more. Timed by name side by side on a lent H100 (docs/results/session38/
+//    run149-h100/probe38_rows.txt, us; a K-major; b K-major then MN-major, with C, then both
+//    without), Mid had fallen behind at deep K:
 //    4096^3 220.5 / 224.3 / 217.3 / 221.1 against Big 191.8 / 200.6 / 193.3 / 197.8;
 //    8192x4096x14336 1793.5 / 1706.3 / 1789.2 / 1654.2 against 1431.9 / 1433.1 / 1432.3 /
 //    1458.5; 16384x4096x14336 (Llama-8B down at M = 16384) 4182.8 / 4052.6 / 4185.8 / 4018.8
-//    against 2764.0 / 2775.2 / 2730.9 / 2747.7; 2048x4096x4096, 4096x4096x2048 and
-//    4096x4096x14336 Big 5-15% ahead; the other two layouts of a alike. Mid stays where Big's
+//    against 2764.0 / 2775.2 / 2730.9 / 2747.7; 2048x4096x4096 Big 2-13% ahead, 4096x4096x2048
+//    and 4096x4096x14336 5-11%; the other two layouts of a alike. Mid stays where Big's
 //    last wave runs part empty (1024x6144x4096: 192 tiles of 128x256 on 132 SMs, Big 95.1 /
 //    92.0 against Mid 80.7 / 76.9) and at K <= 2048, where its epilogue overlap pays with C
 //    (4096x4096x1024 + C: 62.6 against 66.4; 2048^3 even; the H200's 2048^3 x8 above). Its one
 //    lead above K = 2048 is at N = 14336 (4096x14336x4096: -5% to +5%, 8192x14336x4096, Big
-//    already: Mid 2-9% ahead); INT8 and TF32 keep the rules above (not measured). Through
-//    the op with this rule (run151-h100/probe38_rows.txt, us, + C, b K-major / MN-major, op
-//    against torch.addmm): 4096^3 197.0 / 200.8 against 217.8 / 219.5; 8192x4096x14336 1480.6
-//    / 1431.3 against 1453.2 / 1452.5; 16384x4096x14336 2806.4 / 2806.6 against 2934.0 /
-//    2932.9 (the ping-pong by name 4083.0 / 3964.5).
+//    already: Mid 2-7% ahead in 10 of 12 rows); INT8 and TF32 keep the rules above (not
+//    measured). Through the op with this rule (run151-h100/probe38_rows.txt, us, + C, b
+//    K-major / MN-major, op against torch.addmm): 4096^3 197.0 / 200.8 against 217.8 / 219.5;
+//    8192x4096x14336 1480.6 / 1431.3 against 1453.2 / 1452.5; 16384x4096x14336 2806.4 /
+//    2806.6 against 2934.0 / 2932.9 (the ping-pong by name 4083.0 / 3964.5).
 using Sm90Preference = std::array<Sm90Role, 3>;
 
 Sm90Preference sm90_preference(const GemmArgs& g) {
