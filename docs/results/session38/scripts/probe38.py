@@ -28,6 +28,9 @@ SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 4096, 14336), (8192, 14
           (2048, 4096, 4096), (4096, 4096, 1024)]
 if len(sys.argv) > 2:  # rows SHAPES [LAYOUTS]: e.g. 4096x4096x4096,2048x4096x4096 kk,kmn
     SHAPES = [tuple(int(x) for x in s.split("x")) for s in sys.argv[2].split(",")]
+# rows ... DTYPE: "bf16" (default) or "f16", inputs and output (run152)
+DT, TAG = {"bf16": (torch.bfloat16, "bf16"), "f16": (torch.float16, "f16")}[
+    sys.argv[4] if len(sys.argv) > 4 else "bf16"]
 if len(sys.argv) > 3:
     LAYOUTS = [{"kk": ("k", "k"), "kmn": ("k", "mn"), "mnk": ("mn", "k"), "mnmn": ("mn", "mn")}[x]
                for x in sys.argv[3].split(",")]
@@ -50,7 +53,7 @@ def drop_wrong(fns, ref, tol, label):
 
 
 def kernel_names(la, lb):
-    tag = f"sm90_bf16_bf16_a{la}_b{lb}_"
+    tag = f"sm90_{TAG}_{TAG}_a{la}_b{lb}_"
     return {"big": tag + "128x256x64_c2x1_coop_axpby", "mid": tag + "128x128x64_c1x2_pingpong_axpby"}
 
 
@@ -59,11 +62,11 @@ def rows():
     failed = 0
     for (M, N, K) in SHAPES:
         for la, lb in LAYOUTS:
-            a, b = operands(M, N, K, la, lb)
-            c = torch.randn(M, N, device=dev).to(torch.bfloat16)
+            a, b = operands(M, N, K, la, lb, DT)
+            c = torch.randn(M, N, device=dev).to(DT)
             prod = a.double() @ b.double()
             for with_c in (True, False):
-                label = f"bf16{'+c' if with_c else ''} {M}x{N}x{K} a{la} b{lb}"
+                label = f"{TAG}{'+c' if with_c else ''} {M}x{N}x{K} a{la} b{lb}"
                 ref = prod + c.double() if with_c else prod
                 cc, beta = (c, 1.0) if with_c else (None, 0.0)
                 peer = "addmm" if with_c else "mm"
@@ -72,11 +75,11 @@ def rows():
                 for key, name in kernel_names(la, lb).items():
                     if name in compiled:
                         fns[key] = (lambda name=name, cc=cc, beta=beta: _C.run_kernel(
-                            a, b, cc, 1.0, beta, torch.bfloat16, name, True, None, None, None)[1])
+                            a, b, cc, 1.0, beta, DT, name, True, None, None, None)[1])
                 failed += drop_wrong(fns, ref, 1e-2, label)
                 med = side_by_side(fns, timer, rng=rng)
-                kern = _C.explain(a, b, cc, 1.0, beta, torch.bfloat16).split("kernel: ")[-1]
-                print(f"{label} [op: {kern.replace('sm90_bf16_bf16_', '')}] (us; x = {peer} / it): "
+                kern = _C.explain(a, b, cc, 1.0, beta, DT).split("kernel: ")[-1]
+                print(f"{label} [op: {kern.replace(f'sm90_{TAG}_{TAG}_', '')}] (us; x = {peer} / it): "
                       + "  ".join(f"{k} {v:.1f} ({med[peer] / v:.3f}x)" for k, v in med.items()),
                       flush=True)
             del a, b, c, prod
