@@ -88,6 +88,16 @@ def reference(a, b, c=None, alpha=1.0, beta=0.0):
     return ref
 
 
+def subnormal_floor(dtype, numel: int) -> float:
+    """An absolute floor for the norm-wise error bounds of the fuzz tests: one ulp of dtype's
+    subnormal range per element, in norm. Below dtype's smallest normal a rounding's error is
+    that fixed spacing, not a fraction of the value, so a bound relative to the terms' sizes
+    fails there: 0.0063 x 0.0004 in fp16 is 2.5e-6, a subnormal (spacing 6e-8), rounded
+    with an error of 1.4e-8 against a relative bound of 5.6e-9 (CI, session 38)."""
+    fi = torch.finfo(dtype)
+    return fi.smallest_normal * fi.eps * numel ** 0.5
+
+
 def rel_err(out, ref) -> float:
     out = out.double().cpu()
     ref = ref.double().cpu()
