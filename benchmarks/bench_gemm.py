@@ -70,6 +70,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import suites  # noqa: E402
 
 import blackwell_ops  # noqa: E402
+from blackwell_ops import timing  # noqa: E402
 from blackwell_ops.timing import L2_FLUSH_BYTES, Timer, quantile  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -563,23 +564,9 @@ GPU_WARMUP = 25
 
 
 def interleaved_times(fns: dict, timer, reps: int, warmup: int) -> dict:
-    """{name: reps times (ms)} of each fn, timed in TIMING_ROUNDS rounds with the order rotated
-    each round, so that a drift in the GPU's speed during a case falls on every provider alike.
-    Timed one provider after the other, the later ones came out slower under sustained FP8 load:
-    on the H200 (2026-11-30) one kernel measured 0.885 ms through the op and then 0.972 ms
-    through _C.run_kernel (docs/results/h200-session4/host_overhead.txt). Each burst starts
-    with `warmup` untimed runs of the same call: with 1 warm-up run, two tile orders of one
-    kernel measured alike that differ by 1-5% once each burst was preceded by 25 runs of its own,
-    while identical calls agreed within 1% either way (docs/results/h200-session9/)."""
-    names = list(fns)
-    times = {name: [] for name in names}
-    rounds = max(1, min(TIMING_ROUNDS, reps))
-    for r in range(rounds):
-        n = reps // rounds + (1 if r < reps % rounds else 0)
-        shift = r % len(names) if names else 0
-        for name in names[shift:] + names[:shift]:
-            times[name] += timer(fns[name], n, warmup)
-    return times
+    """{name: reps times (ms)} of each fn, in TIMING_ROUNDS rounds with the order rotated each
+    round (blackwell_ops.timing.interleaved_times, which says why)."""
+    return timing.interleaved_times(fns, timer, reps, warmup, TIMING_ROUNDS)
 
 
 def _rel_err(out, ref) -> float:

@@ -52,17 +52,36 @@ class Timer:
         return times
 
 
+def interleaved_times(fns: dict, timer, reps: int, warmup: int, rounds: int,
+                      order=None) -> dict:
+    """{key: `reps` times (ms)} of each fn of fns, timed in `rounds` rounds, each fn one burst
+    a round (after `warmup` untimed runs of it), so that a drift in the GPU's speed falls on
+    every fn alike. order(r, keys): the keys in round r's order; by default rotated by r.
+    Timed one fn after the other instead, the later ones came out slower under sustained FP8
+    load: on the H200 (2026-11-30) one kernel measured 0.885 ms through the op and then 0.972
+    ms through _C.run_kernel (docs/results/h200-session4/host_overhead.txt). With 1 warm-up
+    run, two tile orders of one kernel measured alike that differ by 1-5% once each burst was
+    preceded by 25 runs of its own, while identical calls agreed within 1% either way
+    (docs/results/h200-session9/)."""
+    keys = list(fns)
+    times = {k: [] for k in keys}
+    rounds = max(1, min(rounds, reps))
+    for r in range(rounds):
+        n = reps // rounds + (1 if r < reps % rounds else 0)
+        shift = r % len(keys) if keys else 0
+        for k in order(r, keys) if order else keys[shift:] + keys[:shift]:
+            times[k] += timer(fns[k], n, warmup)
+    return times
+
+
 def side_by_side(fns: dict, timer: Timer, rounds: int = 8, reps: int = 20, warmup: int = 5,
                  rng: random.Random | None = None) -> dict:
-    """{key: median microseconds} of each fn of fns, timed in `rounds` rounds of `reps` runs
-    (each burst after `warmup` untimed runs), the order of the fns drawn at random each round,
-    so that drift in the GPU's clock falls on every fn alike: the session probes' method
-    (docs/results/session3x/scripts). bench_gemm.py rotates the order instead."""
+    """{key: median microseconds} of each fn of fns over `rounds` rounds of `reps` runs, the
+    order drawn at random each round: the session probes' method (docs/results/session3x/
+    scripts); the benchmarks rotate it (interleaved_times' default)."""
     rng = rng or random.Random(0)
-    times = {k: [] for k in fns}
-    for _ in range(rounds):
-        for k in rng.sample(list(fns), len(fns)):
-            times[k] += timer(fns[k], reps=reps, warmup=warmup)
+    times = interleaved_times(fns, timer, rounds * reps, warmup, rounds,
+                              order=lambda r, keys: rng.sample(keys, len(keys)))
     return {k: statistics.median(v) * 1e3 for k, v in times.items()}
 
 
