@@ -1,0 +1,53 @@
+"""Session 39: where the FP8 plain product's time goes at Llama-8B up (8192 x 14336 x 4096), the
+suite's one large shape still under torch._scaled_mm on both GPUs (0.95-0.96x), beside 8192^3
+and Llama-8B down (at or above 1.0x on the same H100). `python3 probe39.py ncu` makes one call
+each of the op (on the kernel the planner takes) and torch._scaled_mm per shape, every output
+checked against an fp64 reference first, after 10 warm-up calls and the benchmarks' write flush
+(blackwell_ops.timing.Timer), the profiled call alone between cudaProfilerStart/Stop (for
+ncu --profile-from-start off)."""
+import sys, torch
+import blackwell_ops
+from blackwell_ops import _C
+from blackwell_ops.timing import Timer
+
+dev = "cuda"
+SHAPES = [(8192, 14336, 4096), (8192, 8192, 8192), (8192, 4096, 14336)]
+
+
+def providers(M, N, K):
+    a = (torch.randn(M, K, device=dev) * 0.5).to(torch.float8_e4m3fn)
+    b = (torch.randn(N, K, device=dev) * 0.5).to(torch.float8_e4m3fn).t()
+    sa, sb = torch.tensor(0.7, device=dev), torch.tensor(1.3, device=dev)
+    ref = (a.double() @ b.double()) * (0.7 * 1.3)
+    fns = {"op": lambda: blackwell_ops.gemm_axpby(a, b, out_dtype=torch.bfloat16, scale_a=sa,
+                                                  scale_b=sb),
+           "scaled_mm": lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)}
+    kern = _C.explain(a, b, None, 1.0, 0.0, torch.bfloat16, scale_a=sa, scale_b=sb)
+    return fns, ref, kern.split("kernel: ")[-1]
+
+
+def ncu():
+    timer = Timer(dev)
+    failed = 0
+    for (M, N, K) in SHAPES:
+        fns, ref, kern = providers(M, N, K)
+        for name, fn in fns.items():
+            err = ((fn().double() - ref).norm() / ref.norm()).item()
+            ok = err < 1e-2
+            failed += not ok
+            print(f"ncu-label {name} {M}x{N}x{K} [op: {kern}] rel err {err:.2e}"
+                  f"{'' if ok else ' FAILED'}", flush=True)
+            for _ in range(10):
+                fn()
+            timer.flush.zero_()
+            torch.cuda.synchronize()
+            torch.cuda.cudart().cudaProfilerStart()
+            fn()
+            torch.cuda.synchronize()
+            torch.cuda.cudart().cudaProfilerStop()
+        del fns, ref
+    print(f"checks failed: {failed}")
+
+
+print(torch.cuda.get_device_name(), torch.__version__, flush=True)
+{"ncu": ncu}[sys.argv[1]]()
