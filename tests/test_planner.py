@@ -177,6 +177,8 @@ def test_sm90_ignores_the_sm100_rule():
     ((8192, 4096, 14336, 1), "128x256x64_c2x1_coop"),
     ((16384, 4096, 14336, 1), "128x256x64_c2x1_coop"),
     ((4096, 14336, 4096, 1), "128x256x64_c2x1_coop"),
+    ((16384, 4096, 2048, 1), "128x128x64_c1x2_pingpong"),  # K = 2048: the ping-pong's deep-K
+    ((8192, 4096, 2048, 1), "128x128x64_c1x2_pingpong"),   # slowdown is absent (session 39)
 ])
 @pytest.mark.parametrize("table", ["all", "compiled"])
 def test_sm90_shape_rules(mnkl, config, table):
