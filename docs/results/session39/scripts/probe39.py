@@ -6,7 +6,11 @@ each of the op (on the kernel the planner takes) and torch._scaled_mm per shape,
 checked against an fp64 reference first, after 10 warm-up calls and the benchmarks' write flush
 (blackwell_ops.timing.Timer), the profiled call alone between cudaProfilerStart/Stop (for
 ncu --profile-from-start off). `python3 probe39.py time`: the op and torch._scaled_mm at 8192^3
-with a in e4m3 and in e5m2, side by side."""
+with a in e4m3 and in e5m2, side by side. `python3 probe39.py ksweep`: the op and _scaled_mm at
+8192 x {14336, 8192} x K, K = 1024-8192, side by side (the fixed per-tile part of each).
+
+Session 39 got no machine for these (the device time went on failed starts); run157.sh is ready
+for the next session."""
 import sys, torch
 import blackwell_ops
 from blackwell_ops import _C
@@ -70,5 +74,27 @@ def time_mixed():
     print("8192^3 (us): " + "  ".join(f"{k} {v:.1f}" for k, v in med.items()), flush=True)
 
 
+def ksweep():
+    """The op and torch._scaled_mm at 8192 x N x K, N = 14336 (Llama-8B up) and 8192, K = 1024 to
+    8192, side by side (us): a line in K per provider and N splits its time into a part that
+    grows with K and a fixed part (per tile, for a fixed tile grid); Llama-8B up is where the
+    fixed part counts most among the suite's large shapes."""
+    import random
+    from blackwell_ops.timing import side_by_side
+    timer, rng = Timer(dev), random.Random(39)
+    for n in (14336, 8192):
+        for k in (1024, 2048, 4096, 6144, 8192):
+            fns, ref, kern = providers(8192, n, k, F8)
+            bad = [name for name, fn in fns.items()
+                   if not ((fn().double() - ref).norm() / ref.norm()).item() < 1e-2]
+            for name in bad:
+                del fns[name]
+            del ref
+            med = side_by_side(fns, timer, rng=rng)
+            print(f"8192x{n}x{k} [op: {kern}]{' FAILED ' + ','.join(bad) if bad else ''} (us): "
+                  + "  ".join(f"{name} {v:.1f}" for name, v in med.items()), flush=True)
+            del fns
+
+
 print(torch.cuda.get_device_name(), torch.__version__, flush=True)
-{"ncu": ncu, "time": time_mixed}[sys.argv[1]]()
+{"ncu": ncu, "time": time_mixed, "ksweep": ksweep}[sys.argv[1]]()
