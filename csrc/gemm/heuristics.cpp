@@ -138,7 +138,9 @@ int64_t sm_count_of(const GemmArgs& g) { return g.sm_count > 0 ? g.sm_count : 13
 //    measured). Through the op with this rule (run151-h100/probe38_rows.txt, us, + C, b
 //    K-major / MN-major, op against torch.addmm): 4096^3 197.0 / 200.8 against 217.8 / 219.5;
 //    8192x4096x14336 1480.6 / 1431.3 against 1453.2 / 1452.5; 16384x4096x14336 2806.4 /
-//    2806.6 against 2934.0 / 2932.9 (the ping-pong by name 4083.0 / 3964.5).
+//    2806.6 against 2934.0 / 2932.9 (the ping-pong by name 4083.0 / 3964.5). Session 39 (a
+//    third H100, bf16 and fp16, docs/results/session39/run153-h100/, run155-h100/): the same,
+//    and the K > 2048 bound holds: at 16384x4096x2048 Mid ran 445.8 against Big 469.6 with C.
 using Sm90Preference = std::array<Sm90Role, 3>;
 
 Sm90Preference sm90_preference(const GemmArgs& g) {
