@@ -22,11 +22,17 @@ SHAPES = [(8192, 14336, 4096, F8), (8192, 8192, 8192, F8), (8192, 4096, 14336, F
           (8192, 8192, 8192, F5)]
 
 
-def providers(M, N, K, adt):
+def operands(M, N, K, adt):
+    """a (M x K, adt), b (K x N e4m3, K-major), the scales and the fp64 reference of the
+    scaled product (also session 40's probe40.py)."""
     a = (torch.randn(M, K, device=dev) * 0.5).to(adt)
     b = (torch.randn(N, K, device=dev) * 0.5).to(torch.float8_e4m3fn).t()
     sa, sb = torch.tensor(0.7, device=dev), torch.tensor(1.3, device=dev)
-    ref = (a.double() @ b.double()) * (0.7 * 1.3)
+    return a, b, sa, sb, (a.double() @ b.double()) * (0.7 * 1.3)
+
+
+def providers(M, N, K, adt):
+    a, b, sa, sb, ref = operands(M, N, K, adt)
     fns = {"op": lambda: blackwell_ops.gemm_axpby(a, b, out_dtype=torch.bfloat16, scale_a=sa,
                                                   scale_b=sb),
            "scaled_mm": lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)}
@@ -96,5 +102,6 @@ def ksweep():
             del fns
 
 
-print(torch.cuda.get_device_name(), torch.__version__, flush=True)
-{"ncu": ncu, "time": time_mixed, "ksweep": ksweep}[sys.argv[1]]()
+if __name__ == "__main__":
+    print(torch.cuda.get_device_name(), torch.__version__, flush=True)
+    {"ncu": ncu, "time": time_mixed, "ksweep": ksweep}[sys.argv[1]]()
