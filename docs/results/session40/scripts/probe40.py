@@ -80,7 +80,7 @@ def providers(M, N, K):
     fns = {"op": lambda: blackwell_ops.gemm_axpby(a, b, out_dtype=torch.bfloat16, scale_a=sa,
                                                   scale_b=sb),
            "scaled_mm": lambda: torch._scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)}
-    compiled = set(_C.compiled_kernels())
+    compiled = {k["name"] for k in _C.compiled_kernels()}
     for key, (name, sched) in NAMED.items():
         if G + name in compiled:
             fns[key] = (lambda name=G + name, sched=sched: _C.run_kernel(
@@ -157,5 +157,73 @@ def main():
     print(f"checks failed: {failed}")
 
 
+class Pre:
+    """What runs before each timed call in place of Timer's flush (Timer calls flush.zero_())."""
+
+    def __init__(self, fn):
+        self.zero_ = fn
+
+
+def regimes():
+    """The op, _scaled_mm, fastaccum and sw1 side by side under four things run before every call
+    (`python3 probe40.py regimes`; run159 found ours even with _scaled_mm in back-to-back bursts
+    and 3-4% behind it after the benchmarks' write flush): nothing (burst); the benchmarks' write
+    flush (wflush: 256 MiB written, the L2 left full of dirty lines); a read of 256 MiB (rflush:
+    the L2 left clean); an idle spin of SLEEP_CYCLES (sleep: no flush, the SMs idle about as long
+    as the write flush takes). An NVML thread samples the SM clock every 5 ms, each sample
+    labelled with the (regime, provider) whose calls were queued last."""
+    import threading
+    nvml = Nvml()
+    print(torch.cuda.get_device_name(), torch.__version__, nvml.limits(), flush=True)
+    timer, rng = Timer(dev), random.Random(41)
+    rbuf = torch.ones(timer.flush.numel() // 4, device=dev)
+    wflush = timer.flush
+    cycles = 120_000
+    pres = {"burst": Pre(lambda: None), "wflush": wflush,
+            "rflush": Pre(lambda: rbuf.sum()), "sleep": Pre(lambda: torch.cuda._sleep(cycles))}
+    for name, pre in pres.items():
+        timer.flush = pre
+        ms = statistics.median(timer(lambda: None, 20, 5))  # nothing timed: just the pre-op's gap
+        t0 = torch.cuda.Event(enable_timing=True)
+        t1 = torch.cuda.Event(enable_timing=True)
+        t0.record()
+        for _ in range(20):
+            pre.zero_()
+        t1.record()
+        torch.cuda.synchronize()
+        print(f"  pre-op {name}: {t0.elapsed_time(t1) * 1e3 / 20:.1f} us ({ms * 1e3:.1f} us "
+              f"of empty timed call)", flush=True)
+    label, samples, stop = [None], [], threading.Event()
+
+    def sampler():
+        while not stop.is_set():
+            samples.append((label[0], nvml.sample()[0]))
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=sampler, daemon=True)
+    thread.start()
+    failed = 0
+    for (M, N, K) in SHAPES:
+        print(f"{M}x{N}x{K}:", flush=True)
+        fns, kern, bad = providers(M, N, K)
+        failed += len(bad)
+        fns = {k: f for k, f in fns.items() if k in ("op", "scaled_mm", "fastaccum", "sw1")}
+        print(f"  the op's kernel: {kern}", flush=True)
+        for name, pre in pres.items():
+            timer.flush = pre
+            samples.clear()
+            wrapped = {k: (lambda k=k, f=f: (label.__setitem__(0, k), f())[1])
+                       for k, f in fns.items()}
+            med = side_by_side(wrapped, timer, rounds=10, rng=rng)
+            mhz = {k: statistics.median([c for lab, c in samples if lab == k] or [0])
+                   for k in fns}
+            print(f"  {name:7s} (us, median SM MHz): " + "  ".join(
+                f"{k} {v:.1f} ({mhz[k]:.0f})" for k, v in med.items())
+                + f"  op/scaled_mm {med['op'] / med['scaled_mm']:.3f}", flush=True)
+        del fns, wrapped
+    stop.set()
+    print(f"checks failed: {failed}")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit({"energy": main, "regimes": regimes}[sys.argv[1] if len(sys.argv) > 1 else "energy"]())
