@@ -1,10 +1,11 @@
 """Session 40: energy per call of the FP8 plain product at 8192^3 and Llama-8B up (8192 x 14336 x
 4096), ours against torch._scaled_mm, beside variants of ours that differ in one thing each.
 
-Session 39's run157 (docs/results/session40/README.md) found the op within 0-2% of _scaled_mm
-in one profiled launch (8192^3 770 against 771 us, up 702 against 689) but 3-5% behind when
-timed in bursts (878 against 852, 803 against 762), and the same H100 model had it 10% ahead
-in session 39's suite: a long FP8 product runs at the power cap, where time follows energy. This
+run157 (session 39's probe, run in session 40 on a lent H100; docs/results/session40/README.md)
+found the op within 0-2% of _scaled_mm in one profiled launch (8192^3 770 against 771 us, up 702
+against 689) but 3-5% behind side by side after the write flush (878 against 852, 803 against
+762), where session 39's H100 had it 10% ahead: a long FP8 product runs at the power cap, where
+time follows energy. This
 probe measures that directly: for each provider, bursts of back-to-back calls (no flush, about
 `BURST_S` seconds), the GPU's energy counter (NVML, mJ) read before and after, its SM clock,
 power and clock-event reasons sampled while the burst runs; three rounds in a random order.
@@ -40,6 +41,9 @@ NAMED = {"sw1": ("128x256x128_c2x1_coop_fp8overlap_scale_e128x64", {"swizzle": 1
          "fastaccum": ("128x256x128_c2x1_coop_fastaccum_axpby", None),
          "t128": ("128x128x128_c2x1_coop_fp8overlap_axpby", None)}
 SHAPES = [(8192, 8192, 8192), (8192, 14336, 4096)]
+# regimes' idle spin, 60-90 us at 1.3-2 GHz: about as long as the write flush's 256 MiB at
+# 3-4.8 TB/s (an estimate; regimes prints both, measured)
+SLEEP_CYCLES = 120_000
 
 
 class Nvml:
@@ -120,7 +124,7 @@ def burst(nvml, fn, est_ms):
     for x in s:
         reasons |= x[3] or 0
     return (us, (e1 - e0) / n, statistics.median(x[0] for x in s),
-            statistics.median(x[1] for x in s) / 1e3, max(x[2] for x in s), reasons, len(s))
+            statistics.median(x[1] for x in s) / 1e3, max(x[2] for x in s), reasons)
 
 
 def main():
@@ -171,16 +175,16 @@ def regimes():
     flush (wflush: 256 MiB written, the L2 left full of dirty lines); a read of 256 MiB (rflush:
     the L2 left clean); an idle spin of SLEEP_CYCLES (sleep: no flush, the SMs idle about as long
     as the write flush takes). An NVML thread samples the SM clock every 5 ms, each sample
-    labelled with the (regime, provider) whose calls were queued last."""
+    labelled with the provider whose calls were queued last (the samples are cleared per
+    regime)."""
     import threading
     nvml = Nvml()
     print(torch.cuda.get_device_name(), torch.__version__, nvml.limits(), flush=True)
     timer, rng = Timer(dev), random.Random(41)
     rbuf = torch.ones(timer.flush.numel() // 4, device=dev)
     wflush = timer.flush
-    cycles = 120_000
-    pres = {"burst": Pre(lambda: None), "wflush": wflush,
-            "rflush": Pre(lambda: rbuf.sum()), "sleep": Pre(lambda: torch.cuda._sleep(cycles))}
+    pres = {"burst": Pre(lambda: None), "wflush": wflush, "rflush": Pre(lambda: rbuf.sum()),
+            "sleep": Pre(lambda: torch.cuda._sleep(SLEEP_CYCLES))}
     for name, pre in pres.items():
         timer.flush = pre
         ms = statistics.median(timer(lambda: None, 20, 5))  # nothing timed: just the pre-op's gap
