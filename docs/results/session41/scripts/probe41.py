@@ -14,6 +14,7 @@ import os
 import random
 import statistics
 import sys
+import time
 
 import torch
 
@@ -23,6 +24,7 @@ from probe40 import Nvml, SHAPES, burst, providers  # noqa: E402
 
 ROUNDS = 3
 LENGTHS = (20, 100, "1s")
+ROUNDS_CHAIN, REPS, IDLE_S = 10, 20, 0.02
 
 
 def main():
@@ -61,5 +63,62 @@ def main():
     print(f"checks failed: {failed}")
 
 
+def chain():
+    """`python3 probe41.py chain` (run163): run161 / run162 on one H100 had the op 0.997-1.022x
+    _scaled_mm in probe41's blocks (each after the host's polling gap of up to 10 ms) but
+    1.012-1.052x in side_by_side (providers one after another, the host keeping ahead). Four
+    ways to time the same blocks of 20 calls (5 warm-up calls each, no flush, 10 rounds, the
+    order drawn at random each round): with or without a host-side idle gap of IDLE_S before each
+    provider's block, and with CUDA events around each call (the median: side_by_side's way) or
+    around the block (the mean)."""
+    rng = random.Random(43)
+    print(torch.cuda.get_device_name(), torch.__version__, flush=True)
+    failed = 0
+    for (M, N, K) in SHAPES:
+        print(f"{M}x{N}x{K}:", flush=True)
+        fns, kern, bad = providers(M, N, K)
+        failed += len(bad)
+        fns = {k: f for k, f in fns.items() if k in ("op", "scaled_mm", "fastaccum")}
+        print(f"  the op's kernel: {kern}", flush=True)
+        for idle in (False, True):
+            for per_call in (True, False):
+                times = {k: [] for k in fns}
+                for _ in range(ROUNDS_CHAIN):
+                    pending = []
+                    for k in rng.sample(list(fns), len(fns)):
+                        if idle:
+                            torch.cuda.synchronize()
+                            time.sleep(IDLE_S)
+                        for _ in range(5):
+                            fns[k]()
+                        ev = [torch.cuda.Event(enable_timing=True)
+                              for _ in range(2 * REPS if per_call else 2)]
+                        ev[0].record()
+                        for i in range(REPS):
+                            if per_call and i:
+                                ev[2 * i].record()
+                            fns[k]()
+                            if per_call:
+                                ev[2 * i + 1].record()
+                        if not per_call:
+                            ev[1].record()
+                        pending.append((k, ev))
+                    torch.cuda.synchronize()
+                    for k, ev in pending:
+                        if per_call:
+                            times[k] += [ev[2 * i].elapsed_time(ev[2 * i + 1]) * 1e3
+                                         for i in range(REPS)]
+                        else:
+                            times[k].append(ev[0].elapsed_time(ev[1]) * 1e3 / REPS)
+                med = {k: statistics.median(v) for k, v in times.items()}
+                name = ("idle " if idle else "chain") + (" per call" if per_call else " block   ")
+                print(f"  {name} (us): " + "  ".join(f"{k} {v:.1f}" for k, v in med.items())
+                      + f"  op/scaled_mm {med['op'] / med['scaled_mm']:.3f}"
+                      + f"  fastaccum/scaled_mm {med['fastaccum'] / med['scaled_mm']:.3f}",
+                      flush=True)
+        del fns
+    print(f"checks failed: {failed}")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit({"blocks": main, "chain": chain}[sys.argv[1] if len(sys.argv) > 1 else "blocks"]())
