@@ -100,6 +100,17 @@ def providers(M, N, K):
     return fns, kern.split("kernel: ")[-1], failed
 
 
+def shape_providers(M, N, K, keep=None):
+    """providers() for one shape, with the shape and the op's kernel printed: (fns, checks
+    failed); fns only the keys in keep, when given."""
+    print(f"{M}x{N}x{K}:", flush=True)
+    fns, kern, bad = providers(M, N, K)
+    if keep is not None:
+        fns = {k: f for k, f in fns.items() if k in keep}
+    print(f"  the op's kernel: {kern}", flush=True)
+    return fns, len(bad)
+
+
 def burst(nvml, fn, est_ms):
     """(us a call, mJ a call, median SM MHz, median W, max C, OR of clock-event reasons)."""
     n = max(20, int(BURST_S * 1e3 / est_ms))
@@ -133,10 +144,8 @@ def main():
     rng = random.Random(40)
     failed = 0
     for (M, N, K) in SHAPES:
-        print(f"{M}x{N}x{K}:", flush=True)
-        fns, kern, bad = providers(M, N, K)
-        failed += len(bad)
-        print(f"  the op's kernel: {kern}", flush=True)
+        fns, bad = shape_providers(M, N, K)
+        failed += bad
         est = {k: statistics.median(Timer(dev)(f, 5, 3)) for k, f in fns.items()}
         rows = {k: [] for k in fns}
         for r in range(3):
@@ -208,11 +217,8 @@ def regimes():
     thread.start()
     failed = 0
     for (M, N, K) in SHAPES:
-        print(f"{M}x{N}x{K}:", flush=True)
-        fns, kern, bad = providers(M, N, K)
-        failed += len(bad)
-        fns = {k: f for k, f in fns.items() if k in ("op", "scaled_mm", "fastaccum", "sw1")}
-        print(f"  the op's kernel: {kern}", flush=True)
+        fns, bad = shape_providers(M, N, K, ("op", "scaled_mm", "fastaccum", "sw1"))
+        failed += bad
         for name, pre in pres.items():
             timer.flush = pre
             samples.clear()

@@ -20,11 +20,12 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "session40", "scripts"))
 import probe40  # noqa: E402
-from probe40 import Nvml, SHAPES, burst, providers  # noqa: E402
+from probe40 import Nvml, SHAPES, burst, shape_providers  # noqa: E402
 
 ROUNDS = 3
 LENGTHS = (20, 100, "1s")
 ROUNDS_CHAIN, REPS, IDLE_S = 10, 20, 0.02
+KEEP = ("op", "scaled_mm", "fastaccum")
 
 
 def main():
@@ -33,11 +34,8 @@ def main():
     rng = random.Random(41)
     failed = 0
     for (M, N, K) in SHAPES:
-        print(f"{M}x{N}x{K}:", flush=True)
-        fns, kern, bad = providers(M, N, K)
-        failed += len(bad)
-        fns = {k: f for k, f in fns.items() if k in ("op", "scaled_mm", "fastaccum")}
-        print(f"  the op's kernel: {kern}", flush=True)
+        fns, bad = shape_providers(M, N, K, KEEP)
+        failed += bad
         est = {k: burst(nvml, f, 50.0)[0] / 1e3 for k, f in fns.items()}  # ms a call, 20 calls
         rows = {(k, n): [] for k in fns for n in LENGTHS}
         for _ in range(ROUNDS):
@@ -75,11 +73,8 @@ def chain():
     print(torch.cuda.get_device_name(), torch.__version__, flush=True)
     failed = 0
     for (M, N, K) in SHAPES:
-        print(f"{M}x{N}x{K}:", flush=True)
-        fns, kern, bad = providers(M, N, K)
-        failed += len(bad)
-        fns = {k: f for k, f in fns.items() if k in ("op", "scaled_mm", "fastaccum")}
-        print(f"  the op's kernel: {kern}", flush=True)
+        fns, bad = shape_providers(M, N, K, KEEP)
+        failed += bad
         for idle in (False, True):
             for per_call in (True, False):
                 times = {k: [] for k in fns}
